@@ -1,0 +1,14 @@
+import { format } from 'node:util';
+
+/**
+ * On stdio, stdout belongs to the protocol: one stray console.log from a
+ * dependency corrupts the stream. Route every console method to stderr.
+ */
+export function redirectConsoleToStderr(): void {
+  const toStderr = (...args: unknown[]): void => {
+    process.stderr.write(`${format(...args)}\n`);
+  };
+  for (const method of ['log', 'info', 'debug', 'warn', 'trace', 'dir', 'table'] as const) {
+    console[method] = toStderr;
+  }
+}

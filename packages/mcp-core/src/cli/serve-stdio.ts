@@ -1,0 +1,30 @@
+import type { McpServer } from '../engine/create-mcp-server.ts';
+import { createStdioServerTransport } from '../transports/stdio-server-transport.ts';
+import { redirectConsoleToStderr } from './redirect-console.ts';
+
+export interface ServeStdioOptions {
+  /** How long in-flight work may take to wind down before the process exits. Default 2000 ms. */
+  shutdownGraceMs?: number;
+}
+
+/**
+ * Serves a server on this process's stdin/stdout until stdin ends or a
+ * SIGINT/SIGTERM arrives, then closes it and exits.
+ *
+ * @example
+ * await serveStdio(createMcpServer({ name: 'demo', version: '1.0.0', tools }));
+ */
+export async function serveStdio(server: McpServer, options: ServeStdioOptions = {}): Promise<void> {
+  redirectConsoleToStderr();
+  const connection = await server.connect(createStdioServerTransport());
+  const shutDown = (exitCode: number): void => {
+    process.exitCode = exitCode;
+    // Exit even when a tool holds a timer or socket open.
+    setTimeout(() => process.exit(exitCode), options.shutdownGraceMs ?? 2000).unref();
+    void server.close().then(() => process.exit(exitCode));
+  };
+  process.once('SIGINT', () => shutDown(130));
+  process.once('SIGTERM', () => shutDown(143));
+  await connection.closed;
+  shutDown(0);
+}

@@ -1,0 +1,73 @@
+import * as z from 'zod';
+import { LocalError } from '../errors/local-error.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { ElicitationUnavailablePolicy } from './server-core.ts';
+import type { ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from './tool-context.ts';
+
+/** How an era asks the user: the 2025 session sends elicitation/create; 2026 will return input_required. */
+export type AskUser = (message: string, requestedSchema: Record<string, unknown>) => Promise<ElicitOutcome<unknown>>;
+
+const primitiveTypes = new Set(['string', 'number', 'integer', 'boolean']);
+const confirmSchema = z.object({
+  confirmed: z.boolean().describe('Check to allow this action'),
+});
+
+/** Elicitation forms are flat: one level of strings, numbers, booleans and enums. */
+function toRequestedSchema(schema: z.ZodObject): Record<string, unknown> {
+  const jsonSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as {
+    properties?: Record<string, { type?: unknown; enum?: unknown }>;
+    required?: string[];
+  };
+  const properties = jsonSchema.properties ?? {};
+  for (const [key, property] of Object.entries(properties)) {
+    if (!primitiveTypes.has(String(property.type)) && !Array.isArray(property.enum)) {
+      throw new LocalError(
+        'tool_definition_invalid',
+        `Elicitation field "${key}" must be a string, number, integer, boolean or enum; forms cannot nest`,
+      );
+    }
+  }
+  const requested: Record<string, unknown> = { type: 'object', properties };
+  if (jsonSchema.required !== undefined) requested.required = jsonSchema.required;
+  return requested;
+}
+
+function refuse(reason: string): never {
+  throw new ToolError(
+    `This action needs an answer from the user, but ${reason}. Tell the user what you intended to do, and ask them to do it themselves or to use a client that supports elicitation.`,
+  );
+}
+
+/**
+ * Builds a context's `elicit` and `confirm` from an era's way of asking.
+ * Answers are validated against the form; when the client cannot ask, the
+ * server's policy decides: `fail` ends the call with an error the model sees,
+ * `decline` hands the tool an `unavailable` outcome. Never a silent yes.
+ */
+export function createElicitation(
+  ask: AskUser,
+  policy: ElicitationUnavailablePolicy,
+): Pick<ToolContext, 'elicit' | 'confirm'> {
+  async function elicit<Shape extends z.ZodObject>(
+    request: ElicitRequest<Shape>,
+  ): Promise<ElicitOutcome<z.output<Shape>>> {
+    const outcome = await ask(request.message, toRequestedSchema(request.schema));
+    if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
+    if (outcome.action !== 'accept') return outcome;
+    const parsed = request.schema.safeParse(outcome.content ?? {});
+    if (!parsed.success) {
+      throw new ToolError('The answer the client returned does not match the form that was asked; no action was taken.');
+    }
+    return { action: 'accept', content: parsed.data };
+  }
+
+  async function confirm(message: string): Promise<ConfirmOutcome> {
+    const outcome = await elicit({ message, schema: confirmSchema });
+    return {
+      confirmed: outcome.action === 'accept' && outcome.content.confirmed === true,
+      action: outcome.action,
+    };
+  }
+
+  return { elicit, confirm };
+}

@@ -1,0 +1,68 @@
+/**
+ * The Toolshed protocol engine: define tools with zod, serve them over stdio
+ * or in memory, in every 2025-era protocol revision.
+ *
+ * @module
+ */
+export { defineCli, type CliOptionSpec, type CliSpec, type CliValues } from './cli/cli-spec.ts';
+export { formatCliHelp } from './cli/format-cli-help.ts';
+export { type CliCommand, parseCliOptions } from './cli/parse-cli-options.ts';
+export { redirectConsoleToStderr } from './cli/redirect-console.ts';
+export { runCli } from './cli/run-cli.ts';
+export { type ServeStdioOptions, serveStdio } from './cli/serve-stdio.ts';
+export {
+  createMcpServer,
+  type McpServer,
+  type McpServerOptions,
+  type ServerConnection,
+} from './engine/create-mcp-server.ts';
+export type { ElicitationUnavailablePolicy } from './engine/server-core.ts';
+export type { ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from './engine/tool-context.ts';
+export { LocalError, type LocalErrorCode } from './errors/local-error.ts';
+export { ProtocolError } from './errors/protocol-error.ts';
+export { ToolError } from './errors/tool-error.ts';
+export { type LogLevel, logLevels } from './logging/log-level.ts';
+export { JsonRpcErrorCode } from './messages/jsonrpc-error-code.ts';
+export type {
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcPayload,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccessResponse,
+} from './messages/jsonrpc-message.ts';
+export type {
+  AudioContent,
+  CallToolResult,
+  ClientCapabilities,
+  ContentAnnotations,
+  ContentBlock,
+  EmbeddedResource,
+  Icon,
+  ImageContent,
+  Implementation,
+  ResourceLink,
+  ServerCapabilities,
+  TextContent,
+  ToolAnnotations,
+  ToolDescriptor,
+} from './protocol/mcp-types.ts';
+export { latestLegacyProtocolVersion, legacyProtocolVersions } from './protocol/protocol-version.ts';
+export type { ContentAnnotationsInput, ContentOptions } from './results/content-annotations.ts';
+export {
+  audioContent,
+  type EmbeddedResourceInput,
+  embeddedResourceContent,
+  imageContent,
+  type ResourceLinkInput,
+  resourceLinkContent,
+  textContent,
+} from './results/content-blocks.ts';
+export { structuredResult, type ToolResult, toolError, toolResult } from './results/tool-result.ts';
+export { defineTool, type Tool, type ToolDefinitionInput, type ToolRunResult } from './tools/define-tool.ts';
+export { createInMemoryTransportPair } from './transports/in-memory-transport.ts';
+export { createStdioServerTransport, type StdioServerTransportOptions } from './transports/stdio-server-transport.ts';
+export type { Transport } from './transports/transport.ts';

@@ -1,0 +1,14 @@
+/**
+ * Test helpers: connect an official SDK client to a server in memory, record
+ * every message, and check them against the official schemas.
+ *
+ * @module
+ */
+export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
+export {
+  type ClientTransportLike,
+  type MessageRecording,
+  type RecordedMessage,
+  recordMessages,
+} from './testing/message-recorder.ts';
+export { createSpecValidator, type SpecValidator, specSchemaVersions } from './testing/spec-schema-validator.ts';

@@ -1,0 +1,121 @@
+import { createSpecValidator, specSchemaVersions } from './spec-schema-validator.ts';
+
+/** The transport shape the official SDK clients use. */
+export interface ClientTransportLike {
+  start(): Promise<void>;
+  send(message: unknown, options?: unknown): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: ((message: never, extra?: never) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  sessionId?: string | undefined;
+  setProtocolVersion?: ((version: string) => void) | undefined;
+}
+
+export interface RecordedMessage {
+  direction: 'to-server' | 'to-client';
+  message: unknown;
+}
+
+export interface MessageRecording {
+  /** Hand this to the client's connect() in place of the wrapped transport. */
+  readonly transport: ClientTransportLike;
+  readonly messages: readonly RecordedMessage[];
+  /** The version the server answered initialize with. */
+  readonly protocolVersion: string | undefined;
+  /**
+   * Every way in which what the server sent breaks the official schema of
+   * the negotiated revision; empty when all of it is valid.
+   */
+  specViolations(): string[];
+}
+
+type Handler = (message: unknown, extra?: unknown) => void;
+
+/**
+ * Wraps a client-side transport to keep every message in both directions, so
+ * a test can check all that the server emitted against the official schema.
+ *
+ * @example
+ * const recording = recordMessages(new StdioClientTransport({ command: 'node', args: ['server.js'] }));
+ * await client.connect(recording.transport);
+ * expect(recording.specViolations()).toEqual([]);
+ */
+export function recordMessages(inner: ClientTransportLike): MessageRecording {
+  const messages: RecordedMessage[] = [];
+  const target = inner as unknown as { onmessage?: Handler | undefined };
+  const transport: ClientTransportLike = {
+    start: () => inner.start(),
+    send(message, options) {
+      messages.push({ direction: 'to-server', message: structuredClone(message) });
+      return inner.send(message, options);
+    },
+    close: () => inner.close(),
+    get sessionId() {
+      return inner.sessionId;
+    },
+    setProtocolVersion(version) {
+      inner.setProtocolVersion?.(version);
+    },
+    get onclose() {
+      return inner.onclose;
+    },
+    set onclose(handler) {
+      inner.onclose = handler;
+    },
+    get onerror() {
+      return inner.onerror;
+    },
+    set onerror(handler) {
+      inner.onerror = handler;
+    },
+    get onmessage() {
+      return target.onmessage as ClientTransportLike['onmessage'];
+    },
+    set onmessage(handler) {
+      const next = handler as Handler | undefined;
+      target.onmessage =
+        next &&
+        ((message, extra) => {
+          messages.push({ direction: 'to-client', message: structuredClone(message) });
+          next(message, extra);
+        });
+    },
+  };
+
+  const recording: MessageRecording = {
+    transport,
+    messages,
+    get protocolVersion() {
+      for (const { direction, message } of messages) {
+        const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+        if (direction === 'to-client' && typeof version === 'string') return version;
+      }
+      return undefined;
+    },
+    specViolations() {
+      const version = recording.protocolVersion ?? '2025-11-25';
+      if (!specSchemaVersions.includes(version)) {
+        throw new Error(`No official schema ships for ${version}; cannot validate`);
+      }
+      const validator = createSpecValidator(version);
+      const methods = new Map<unknown, string>();
+      const violations: string[] = [];
+      for (const { direction, message } of messages) {
+        for (const item of Array.isArray(message) ? message : [message]) {
+          const { id, method } = item as { id?: unknown; method?: unknown };
+          if (direction === 'to-server') {
+            if (typeof method === 'string' && id !== undefined) methods.set(id, method);
+            continue;
+          }
+          const answering = typeof method === 'string' ? undefined : methods.get(id);
+          for (const problem of validator.validateServerMessage(item, answering)) {
+            violations.push(`${problem} in ${JSON.stringify(item).slice(0, 300)}`);
+          }
+        }
+      }
+      return violations;
+    },
+  };
+  return recording;
+}

@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+/** Revisions whose official JSON Schema ships in this package (spec/<version>/schema.json). */
+export const specSchemaVersions: readonly string[] = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
+
+const resultDefinitions: Record<string, string> = {
+  initialize: 'InitializeResult',
+  ping: 'EmptyResult',
+  'logging/setLevel': 'EmptyResult',
+  'tools/list': 'ListToolsResult',
+  'tools/call': 'CallToolResult',
+  'resources/list': 'ListResourcesResult',
+  'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'prompts/list': 'ListPromptsResult',
+  'prompts/get': 'GetPromptResult',
+  'completion/complete': 'CompleteResult',
+};
+
+const messageDefinitions: Record<string, string> = {
+  'notifications/progress': 'ProgressNotification',
+  'notifications/message': 'LoggingMessageNotification',
+  'notifications/cancelled': 'CancelledNotification',
+  'notifications/tools/list_changed': 'ToolListChangedNotification',
+  'notifications/resources/list_changed': 'ResourceListChangedNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
+  'notifications/prompts/list_changed': 'PromptListChangedNotification',
+  'elicitation/create': 'ElicitRequest',
+  'sampling/createMessage': 'CreateMessageRequest',
+  'roots/list': 'ListRootsRequest',
+  ping: 'PingRequest',
+};
+
+export interface SpecValidator {
+  readonly version: string;
+  /** Errors of one message the server sent; `answering` is the method of the request it responds to. */
+  validateServerMessage(message: unknown, answering?: string): string[];
+}
+
+const cache = new Map<string, SpecValidator>();
+
+function formatErrors(where: string, validate: ValidateFunction): string[] {
+  return (validate.errors ?? []).slice(0, 5).map((error) => `${where}${error.instancePath} ${error.message ?? ''}`.trim());
+}
+
+/**
+ * Validates what a server emits against the official JSON Schema of one
+ * protocol revision: the JSON-RPC envelope, and the result, notification or
+ * request definition the method calls for.
+ */
+export function createSpecValidator(version: string): SpecValidator {
+  const cached = cache.get(version);
+  if (cached !== undefined) return cached;
+  if (!specSchemaVersions.includes(version)) {
+    throw new Error(`No official schema for ${version}; have ${specSchemaVersions.join(', ')}`);
+  }
+  const schema = JSON.parse(readFileSync(new URL(`../../spec/${version}/schema.json`, import.meta.url), 'utf8'));
+  const modern = '$defs' in schema;
+  const ajv = modern
+    ? new Ajv2020({ strict: false, validateFormats: false, allErrors: true })
+    : new Ajv({ strict: false, validateFormats: false, allErrors: true });
+  ajv.addSchema(schema, version);
+  const pointer = modern ? '$defs' : 'definitions';
+  const definition = (name: string): ValidateFunction => {
+    const validate = ajv.getSchema(`${version}#/${pointer}/${name}`);
+    if (validate === undefined) throw new Error(`${version} schema has no ${name}`);
+    return validate;
+  };
+  const resultEnvelope = definition(modern ? 'JSONRPCResultResponse' : 'JSONRPCResponse');
+  const errorEnvelope = definition(modern ? 'JSONRPCErrorResponse' : 'JSONRPCError');
+  const requestEnvelope = definition('JSONRPCRequest');
+  const notificationEnvelope = definition('JSONRPCNotification');
+
+  function validateOne(message: Record<string, unknown>, answering: string | undefined): string[] {
+    if ('error' in message) {
+      // JSON-RPC 2.0 §5 answers an unreadable request with id null; MCP's schemas
+      // type ids as string|integer. Check the rest of the envelope in that case.
+      const checked = message.id === null ? { ...message, id: modern ? undefined : 0 } : message;
+      if (checked.id === undefined) delete checked.id;
+      return errorEnvelope(checked) ? [] : formatErrors('error response', errorEnvelope);
+    }
+    if ('result' in message) {
+      if (!resultEnvelope(message)) return formatErrors('response', resultEnvelope);
+      const name = answering === undefined ? undefined : resultDefinitions[answering];
+      if (name === undefined) return [];
+      const validate = definition(name);
+      return validate(message.result) ? [] : formatErrors(`${answering} result`, validate);
+    }
+    const method = String((message as { method?: unknown }).method);
+    const envelope = 'id' in message ? requestEnvelope : notificationEnvelope;
+    if (!envelope(message)) return formatErrors('message', envelope);
+    const name = messageDefinitions[method];
+    if (name === undefined) return [`${method}: not a method this validator knows`];
+    const validate = definition(name);
+    return validate(message) ? [] : formatErrors(method, validate);
+  }
+
+  const validator: SpecValidator = {
+    version,
+    validateServerMessage(message, answering) {
+      if (Array.isArray(message)) return message.flatMap((item) => validateOne(item, undefined));
+      if (typeof message !== 'object' || message === null) return ['message is not an object'];
+      return validateOne(message as Record<string, unknown>, answering);
+    },
+  };
+  cache.set(version, validator);
+  return validator;
+}

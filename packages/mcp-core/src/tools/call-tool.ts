@@ -1,0 +1,64 @@
+import { ToolError } from '../errors/tool-error.ts';
+import type { ToolContext } from '../engine/tool-context.ts';
+import type { CallToolResult } from '../protocol/mcp-types.ts';
+import { isToolResult, structuredResult, toolError, toolResult } from '../results/tool-result.ts';
+import type { Tool } from './define-tool.ts';
+import { describeArgumentIssues } from './describe-argument-issues.ts';
+
+/** Reports failures that are the server's fault; the model only gets a safe message. */
+export type ReportServerError = (error: unknown, where: string) => void;
+
+/** Thrown to unwind a call whose request was cancelled: nothing is answered. */
+export class CallCancelled extends Error {}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as CallToolResult).content);
+}
+
+function serverBug(tool: Tool, report: ReportServerError, error: unknown, what: string): CallToolResult {
+  report(error, `tool "${tool.name}"`);
+  return toolError(
+    `Tool "${tool.name}" ${what}. The details were logged on the server; try again later or take another approach.`,
+  );
+}
+
+/**
+ * Runs one tool call: validates the arguments, runs the tool, and turns every
+ * outcome — including a throw — into a result. Only cancellation escapes.
+ */
+export async function callTool(
+  tool: Tool,
+  rawArguments: Record<string, unknown>,
+  context: ToolContext,
+  report: ReportServerError,
+): Promise<CallToolResult> {
+  const parsed = tool.input.safeParse(rawArguments);
+  if (!parsed.success) return toolError(describeArgumentIssues(tool.name, parsed.error.issues));
+
+  let value: unknown;
+  try {
+    value = await tool.run(parsed.data, context);
+  } catch (error) {
+    if (context.signal.aborted) throw new CallCancelled();
+    if (ToolError.isInstance(error)) return toolError(error.message);
+    return serverBug(tool, report, error, 'failed unexpectedly');
+  }
+  if (context.signal.aborted) throw new CallCancelled();
+
+  if (tool.output === undefined) {
+    if (typeof value === 'string') return toolResult(value);
+    if (isToolResult(value) || isCallToolResult(value)) return value;
+    return serverBug(tool, report, new TypeError('run returned neither a result nor text'), 'returned no result');
+  }
+  if (isToolResult(value)) {
+    if (value.isError) return value;
+    const checked = tool.output.safeParse(value.structuredContent);
+    if (checked.success) return value;
+    return serverBug(tool, report, checked.error, 'produced output that does not match its declared schema');
+  }
+  const checked = tool.output.safeParse(value);
+  if (!checked.success) {
+    return serverBug(tool, report, checked.error, 'produced output that does not match its declared schema');
+  }
+  return structuredResult(checked.data as Record<string, unknown>);
+}

@@ -1,0 +1,65 @@
+import * as z from 'zod';
+import { LocalError } from '../errors/local-error.ts';
+
+/** Whether a value is a zod v4 object schema, from any copy of zod. */
+export function isZodObject(value: unknown): value is z.ZodObject {
+  const def = (value as { _zod?: { def?: { type?: unknown } } } | undefined)?._zod?.def;
+  return def?.type === 'object';
+}
+
+function findRef(node: unknown, path: string): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  if (Array.isArray(node)) {
+    for (const [index, item] of node.entries()) {
+      const found = findRef(item, `${path}/${index}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(node)) {
+    if (key === '$ref') return path;
+    const found = findRef(item, `${path}/${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Turns a tool's zod object schema into the JSON Schema 2020-12 that clients
+ * see, refusing shapes that clients in the field reject: `$ref` (recursive or
+ * shared schemas), and `oneOf`/`anyOf`/`allOf` at the top level.
+ */
+export function toToolJsonSchema(
+  schema: unknown,
+  io: 'input' | 'output',
+  where: string,
+): Record<string, unknown> {
+  if (!isZodObject(schema)) {
+    throw new LocalError('tool_definition_invalid', `${where} must be a zod object schema (z.object({...}))`);
+  }
+  let jsonSchema: Record<string, unknown>;
+  try {
+    jsonSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io, reused: 'inline' }) as Record<string, unknown>;
+  } catch (error) {
+    throw new LocalError(
+      'tool_definition_invalid',
+      `${where} cannot be expressed as JSON Schema: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  // 2020-12 is the default dialect for MCP tool schemas; leaving $schema out keeps lists small.
+  delete jsonSchema.$schema;
+  const refPath = findRef(jsonSchema, '');
+  if (refPath !== undefined) {
+    throw new LocalError(
+      'tool_definition_invalid',
+      `${where} has a $ref at "${refPath || '/'}" (a recursive schema); clients cannot resolve it. Inline the shape.`,
+    );
+  }
+  for (const keyword of ['oneOf', 'anyOf', 'allOf']) {
+    if (keyword in jsonSchema) {
+      throw new LocalError('tool_definition_invalid', `${where} has ${keyword} at the top level; clients reject it.`);
+    }
+  }
+  return jsonSchema;
+}

@@ -1,0 +1,102 @@
+import type { Readable, Writable } from 'node:stream';
+import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
+import type { JsonRpcPayload } from '../messages/jsonrpc-message.ts';
+import { LineReader } from './line-reader.ts';
+import type { Transport } from './transport.ts';
+
+export interface StdioServerTransportOptions {
+  /** Default: process.stdin. */
+  input?: Readable;
+  /** Default: process.stdout. */
+  output?: Writable;
+  /** A longer line is refused with an error and skipped. Default 4 MiB. */
+  maxLineBytes?: number;
+}
+
+const defaultMaxLineBytes = 4 * 1024 * 1024;
+
+/**
+ * The stdio transport: one JSON-RPC message per line. Reads bytes so that
+ * UTF-8 split across chunks and CRLF line ends are handled; a line that is
+ * not JSON is answered with a parse error (id null) and the server goes on.
+ * When the client stops reading stdout, reading stdin pauses until it drains.
+ * Closes when stdin ends.
+ *
+ * @example
+ * await server.connect(createStdioServerTransport());
+ */
+export function createStdioServerTransport(options: StdioServerTransportOptions = {}): Transport {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const reader = new LineReader(options.maxLineBytes ?? defaultMaxLineBytes);
+  let closed = false;
+  let draining: Promise<void> | undefined;
+
+  const transport: Transport = {
+    onmessage: undefined,
+    onclose: undefined,
+    onerror: undefined,
+    async start() {
+      input.on('data', onData);
+      input.once('end', finish);
+      input.once('close', finish);
+      input.on('error', onError);
+      output.on('error', onError);
+    },
+    async send(message: JsonRpcPayload) {
+      if (closed) return;
+      if (draining !== undefined) await draining;
+      if (!output.write(`${JSON.stringify(message)}\n`)) {
+        // Backpressure: stop taking new requests until the client reads what we wrote.
+        input.pause();
+        draining ??= new Promise<void>((resolve) => {
+          output.once('drain', () => {
+            draining = undefined;
+            if (!closed) input.resume();
+            resolve();
+          });
+        });
+      }
+    },
+    async close() {
+      finish();
+    },
+  };
+
+  function reply(code: number, message: string): void {
+    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } });
+  }
+
+  function onData(chunk: Buffer | string): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    for (const event of reader.push(bytes)) {
+      if (event.kind === 'too-long') {
+        reply(JsonRpcErrorCode.InvalidRequest, `Invalid request: message longer than the ${event.limit}-byte line limit`);
+        continue;
+      }
+      if (event.text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(event.text);
+      } catch {
+        reply(JsonRpcErrorCode.ParseError, 'Parse error: the line is not valid JSON');
+        continue;
+      }
+      transport.onmessage?.(value);
+    }
+  }
+
+  function onError(error: Error): void {
+    transport.onerror?.(error);
+    finish();
+  }
+
+  function finish(): void {
+    if (closed) return;
+    closed = true;
+    input.off('data', onData);
+    transport.onclose?.();
+  }
+
+  return transport;
+}
