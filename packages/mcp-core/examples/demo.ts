@@ -10,7 +10,9 @@ const client = new Client({ name: 'toolshed-demo', version: '0.1.0' });
 const started = performance.now();
 await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverPath], stderr: 'inherit' }));
 const info = client.getServerVersion();
-console.log(`Connected to ${info?.title ?? info?.name} ${info?.version} over stdio in ${(performance.now() - started).toFixed(0)} ms`);
+console.log(
+  `Connected to ${info?.title ?? info?.name} ${info?.version} over stdio in ${(performance.now() - started).toFixed(0)} ms`,
+);
 console.log(`Instructions: ${client.getInstructions()}\n`);
 
 const { tools } = await client.listTools();

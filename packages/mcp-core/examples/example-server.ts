@@ -2,8 +2,9 @@
  * A small server built on mcp-core, served over stdio: the quick-start demo
  * talks to it, and the tests and benchmarks use it as a real child process.
  */
-import * as z from 'zod';
+
 import { createMcpServer, defineTool, serveStdio, ToolError, textContent, toolResult } from '@toolshed/mcp-core';
+import * as z from 'zod';
 
 const echo = defineTool({
   name: 'echo',

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { defineCli, type CliOptionSpec, type CliSpec, type CliValues } from './cli/cli-spec.ts';
+export { type CliOptionSpec, type CliSpec, type CliValues, defineCli } from './cli/cli-spec.ts';
 export { formatCliHelp } from './cli/format-cli-help.ts';
 export { type CliCommand, parseCliOptions } from './cli/parse-cli-options.ts';
 export { redirectConsoleToStderr } from './cli/redirect-console.ts';

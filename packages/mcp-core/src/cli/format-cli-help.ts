@@ -3,7 +3,8 @@ import { type CliSpec, flagName } from './cli-spec.ts';
 /** The --help text, generated from the option definitions so it cannot drift from them. */
 export function formatCliHelp(spec: CliSpec): string {
   const rows: [string, string][] = Object.entries(spec.options).map(([key, option]) => {
-    const placeholder = option.type === 'boolean' ? '' : ` ${option.placeholder ?? (option.type === 'number' ? 'N' : 'VALUE')}`;
+    const placeholder =
+      option.type === 'boolean' ? '' : ` ${option.placeholder ?? (option.type === 'number' ? 'N' : 'VALUE')}`;
     const notes: string[] = [];
     if (option.type === 'list') notes.push('repeatable');
     if (option.required) notes.push('required');

@@ -56,7 +56,9 @@ export function createElicitation(
     if (outcome.action !== 'accept') return outcome;
     const parsed = request.schema.safeParse(outcome.content ?? {});
     if (!parsed.success) {
-      throw new ToolError('The answer the client returned does not match the form that was asked; no action was taken.');
+      throw new ToolError(
+        'The answer the client returned does not match the form that was asked; no action was taken.',
+      );
     }
     return { action: 'accept', content: parsed.data };
   }

@@ -1,6 +1,6 @@
+import type { Implementation, ServerCapabilities } from '../protocol/mcp-types.ts';
 import type { ReportServerError } from '../tools/call-tool.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
-import type { Implementation, ServerCapabilities } from '../protocol/mcp-types.ts';
 
 /** What to do when a tool asks the user but the client cannot ask. */
 export type ElicitationUnavailablePolicy = 'fail' | 'decline';

@@ -12,7 +12,6 @@ const toolErrorBrand = Symbol.for('@toolshed/mcp-core/ToolError');
  * throw new ToolError('No city named "Pari". Did you mean "Paris"?');
  */
 export class ToolError extends Error {
-
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     markBranded(this, toolErrorBrand);

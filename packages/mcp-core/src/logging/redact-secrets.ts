@@ -1,4 +1,5 @@
-const secretKeyPattern = /pass(word|phrase)?|secret|token|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key/i;
+const secretKeyPattern =
+  /pass(word|phrase)?|secret|token|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key/i;
 const bearerPattern = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 const maxDepth = 8;
 

@@ -38,7 +38,10 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
   const id = hasId && isJsonRpcId(value.id) ? value.id : null;
   if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid request: "jsonrpc" must be exactly "2.0"');
   if (hasId && id === null) {
-    return invalid(null, 'Invalid request: "id" must be a string or an integer (not null, not fractional, within ±2^53)');
+    return invalid(
+      null,
+      'Invalid request: "id" must be a string or an integer (not null, not fractional, within ±2^53)',
+    );
   }
   if ('method' in value) {
     if (typeof value.method !== 'string' || value.method.length === 0) {

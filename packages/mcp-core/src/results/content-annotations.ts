@@ -21,7 +21,10 @@ export function toContentAnnotations(input: ContentAnnotationsInput): ContentAnn
   if (input.audience !== undefined) {
     for (const role of input.audience) {
       if (role !== 'user' && role !== 'assistant') {
-        throw new LocalError('content_invalid', `annotations.audience holds "${String(role)}"; use "user" or "assistant"`);
+        throw new LocalError(
+          'content_invalid',
+          `annotations.audience holds "${String(role)}"; use "user" or "assistant"`,
+        );
       }
     }
     annotations.audience = [...input.audience];

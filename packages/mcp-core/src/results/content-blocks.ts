@@ -1,15 +1,11 @@
 import { LocalError } from '../errors/local-error.ts';
-import type {
-  AudioContent,
-  EmbeddedResource,
-  ImageContent,
-  ResourceLink,
-  TextContent,
-} from '../protocol/mcp-types.ts';
+import type { AudioContent, EmbeddedResource, ImageContent, ResourceLink, TextContent } from '../protocol/mcp-types.ts';
 import { type ContentOptions, withContentOptions } from './content-annotations.ts';
 
 function toBase64(data: Uint8Array | string): string {
-  return typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  return typeof data === 'string'
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 }
 
 function requireMimeType(mimeType: string, kind: string): void {
@@ -81,9 +77,6 @@ export type EmbeddedResourceInput =
  * embeddedResourceContent({ uri: 'sql://main/schema', mimeType: 'text/plain', text: schemaText })
  */
 export function embeddedResourceContent(resource: EmbeddedResourceInput, options?: ContentOptions): EmbeddedResource {
-  const contents =
-    'text' in resource
-      ? { ...resource }
-      : { ...resource, blob: toBase64(resource.blob) };
+  const contents = 'text' in resource ? { ...resource } : { ...resource, blob: toBase64(resource.blob) };
   return withContentOptions({ type: 'resource', resource: contents }, options);
 }

@@ -1,5 +1,5 @@
-import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createElicitation } from '../engine/create-elicitation.ts';
+import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import type { ServerCore } from '../engine/server-core.ts';
 import type { ElicitOutcome, ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -109,7 +109,8 @@ export class LegacySession {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
     this.#unsubscribe();
-    for (const controller of this.#inFlight.values()) controller.abort(new LocalError('connection_closed', 'Connection closed'));
+    for (const controller of this.#inFlight.values())
+      controller.abort(new LocalError('connection_closed', 'Connection closed'));
     this.#inFlight.clear();
     for (const pending of this.#pendingClientRequests.values()) {
       pending.reject(new LocalError('connection_closed', 'Connection closed before the client answered'));
@@ -138,7 +139,9 @@ export class LegacySession {
         this.#protocolVersion === undefined
           ? 'before initialize'
           : `in protocol version ${this.#protocolVersion} (only 2025-03-26 has them)`;
-      await this.#send(errorResponse(null, JsonRpcErrorCode.InvalidRequest, `Invalid request: batches are not accepted ${why}`));
+      await this.#send(
+        errorResponse(null, JsonRpcErrorCode.InvalidRequest, `Invalid request: batches are not accepted ${why}`),
+      );
       return;
     }
     if (values.length === 0) {
@@ -163,7 +166,11 @@ export class LegacySession {
         return undefined;
       case 'request':
         if (inBatch && classified.message.method === 'initialize') {
-          return errorResponse(classified.message.id, JsonRpcErrorCode.InvalidRequest, 'Invalid request: initialize cannot be part of a batch');
+          return errorResponse(
+            classified.message.id,
+            JsonRpcErrorCode.InvalidRequest,
+            'Invalid request: initialize cannot be part of a batch',
+          );
         }
         return this.#handleRequest(classified.message);
     }
@@ -206,7 +213,11 @@ export class LegacySession {
 
     const key = idKey(id);
     if (this.#inFlight.has(key)) {
-      return errorResponse(id, JsonRpcErrorCode.InvalidRequest, 'Invalid request: this id is already in use by a request in progress');
+      return errorResponse(
+        id,
+        JsonRpcErrorCode.InvalidRequest,
+        'Invalid request: this id is already in use by a request in progress',
+      );
     }
     const controller = new AbortController();
     this.#inFlight.set(key, controller);
@@ -234,17 +245,29 @@ export class LegacySession {
 
   #initialize(id: JsonRpcId, params: JsonRpcParams): JsonRpcResponse {
     if (this.#phase !== 'awaiting-initialize') {
-      return errorResponse(id, JsonRpcErrorCode.InvalidRequest, 'Invalid request: initialize was already received on this connection');
+      return errorResponse(
+        id,
+        JsonRpcErrorCode.InvalidRequest,
+        'Invalid request: initialize was already received on this connection',
+      );
     }
     const { protocolVersion, capabilities, clientInfo } = params;
     if (typeof protocolVersion !== 'string') {
-      return errorResponse(id, JsonRpcErrorCode.InvalidParams, 'initialize needs params.protocolVersion, a string such as "2025-11-25"');
+      return errorResponse(
+        id,
+        JsonRpcErrorCode.InvalidParams,
+        'initialize needs params.protocolVersion, a string such as "2025-11-25"',
+      );
     }
     if (capabilities !== undefined && !isObject(capabilities)) {
       return errorResponse(id, JsonRpcErrorCode.InvalidParams, 'initialize params.capabilities must be an object');
     }
     if (clientInfo !== undefined && !(isObject(clientInfo) && typeof clientInfo.name === 'string')) {
-      return errorResponse(id, JsonRpcErrorCode.InvalidParams, 'initialize params.clientInfo must be an object with a name');
+      return errorResponse(
+        id,
+        JsonRpcErrorCode.InvalidParams,
+        'initialize params.clientInfo must be an object with a name',
+      );
     }
     this.#protocolVersion = negotiateLegacyVersion(protocolVersion);
     this.#clientCapabilities = (capabilities as ClientCapabilities | undefined) ?? {};
@@ -274,7 +297,11 @@ export class LegacySession {
 
   #setLogLevel(id: JsonRpcId, params: JsonRpcParams): JsonRpcResponse {
     if (!isLogLevel(params.level)) {
-      return errorResponse(id, JsonRpcErrorCode.InvalidParams, `logging/setLevel params.level must be one of: ${logLevels.join(', ')}`);
+      return errorResponse(
+        id,
+        JsonRpcErrorCode.InvalidParams,
+        `logging/setLevel params.level must be one of: ${logLevels.join(', ')}`,
+      );
     }
     this.#logLevel = params.level;
     return { jsonrpc: '2.0', id, result: {} };
@@ -334,7 +361,11 @@ export class LegacySession {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         this.#pendingClientRequests.delete(id);
-        void this.#send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The tool call was cancelled' } });
+        void this.#send({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'The tool call was cancelled' },
+        });
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -359,7 +390,9 @@ export class LegacySession {
     this.#pendingClientRequests.delete(response.id);
     if ('error' in response && isObject(response.error)) {
       const { code, message } = response.error;
-      pending.reject(new ProtocolError(typeof code === 'number' ? code : JsonRpcErrorCode.InternalError, String(message)));
+      pending.reject(
+        new ProtocolError(typeof code === 'number' ? code : JsonRpcErrorCode.InternalError, String(message)),
+      );
     } else if ('result' in response && isObject(response.result)) {
       pending.resolve(response.result);
     } else {

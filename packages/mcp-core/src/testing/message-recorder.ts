@@ -103,7 +103,10 @@ export function recordMessages(inner: ClientTransportLike): MessageRecording {
       const violations: string[] = [];
       for (const { direction, message } of messages) {
         for (const item of Array.isArray(message) ? message : [message]) {
-          const { id, method } = item as { id?: unknown; method?: unknown };
+          const { id, method } = (typeof item === 'object' && item !== null ? item : {}) as {
+            id?: unknown;
+            method?: unknown;
+          };
           if (direction === 'to-server') {
             if (typeof method === 'string' && id !== undefined) methods.set(id, method);
             continue;

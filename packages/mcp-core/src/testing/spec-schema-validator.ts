@@ -42,7 +42,9 @@ export interface SpecValidator {
 const cache = new Map<string, SpecValidator>();
 
 function formatErrors(where: string, validate: ValidateFunction): string[] {
-  return (validate.errors ?? []).slice(0, 5).map((error) => `${where}${error.instancePath} ${error.message ?? ''}`.trim());
+  return (validate.errors ?? [])
+    .slice(0, 5)
+    .map((error) => `${where}${error.instancePath} ${error.message ?? ''}`.trim());
 }
 
 /**

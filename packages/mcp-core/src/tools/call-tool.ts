@@ -1,5 +1,5 @@
-import { ToolError } from '../errors/tool-error.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
+import { ToolError } from '../errors/tool-error.ts';
 import type { CallToolResult } from '../protocol/mcp-types.ts';
 import { isToolResult, structuredResult, toolError, toolResult } from '../results/tool-result.ts';
 import type { Tool } from './define-tool.ts';

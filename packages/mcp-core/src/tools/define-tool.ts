@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import { LocalError } from '../errors/local-error.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
+import { LocalError } from '../errors/local-error.ts';
 import type { Icon, ToolAnnotations, ToolDescriptor } from '../protocol/mcp-types.ts';
 import type { ToolResult } from '../results/tool-result.ts';
 import { toToolJsonSchema } from './tool-json-schema.ts';

@@ -2,7 +2,10 @@ import type * as z from 'zod';
 
 function describePath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(the arguments object)';
-  return path.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replaceAll('.[', '[');
+  return path
+    .map((key) => (typeof key === 'number' ? `[${key}]` : String(key)))
+    .join('.')
+    .replaceAll('.[', '[');
 }
 
 /**

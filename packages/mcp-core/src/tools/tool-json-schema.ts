@@ -29,11 +29,7 @@ function findRef(node: unknown, path: string): string | undefined {
  * see, refusing shapes that clients in the field reject: `$ref` (recursive or
  * shared schemas), and `oneOf`/`anyOf`/`allOf` at the top level.
  */
-export function toToolJsonSchema(
-  schema: unknown,
-  io: 'input' | 'output',
-  where: string,
-): Record<string, unknown> {
+export function toToolJsonSchema(schema: unknown, io: 'input' | 'output', where: string): Record<string, unknown> {
   if (!isZodObject(schema)) {
     throw new LocalError('tool_definition_invalid', `${where} must be a zod object schema (z.object({...}))`);
   }

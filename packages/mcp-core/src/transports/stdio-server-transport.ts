@@ -71,7 +71,10 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     for (const event of reader.push(bytes)) {
       if (event.kind === 'too-long') {
-        reply(JsonRpcErrorCode.InvalidRequest, `Invalid request: message longer than the ${event.limit}-byte line limit`);
+        reply(
+          JsonRpcErrorCode.InvalidRequest,
+          `Invalid request: message longer than the ${event.limit}-byte line limit`,
+        );
         continue;
       }
       if (event.text.trim() === '') continue;
