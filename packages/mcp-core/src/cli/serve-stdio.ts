@@ -17,7 +17,11 @@ export interface ServeStdioOptions {
 export async function serveStdio(server: McpServer, options: ServeStdioOptions = {}): Promise<void> {
   redirectConsoleToStderr();
   const connection = await server.connect(createStdioServerTransport());
+  let shuttingDown = false;
   const shutDown = (exitCode: number): void => {
+    // The first reason wins: closing on SIGTERM also ends the connection.
+    if (shuttingDown) return;
+    shuttingDown = true;
     process.exitCode = exitCode;
     // Exit even when a tool holds a timer or socket open.
     setTimeout(() => process.exit(exitCode), options.shutdownGraceMs ?? 2000).unref();
