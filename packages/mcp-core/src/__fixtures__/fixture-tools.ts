@@ -60,7 +60,9 @@ export const mediaTool: Tool = defineTool({
   input: z.object({}),
   run: () =>
     toolResult([
-      textContent('hello', { annotations: { audience: ['user', 'assistant'], priority: 1, lastModified: new Date(0) } }),
+      textContent('hello', {
+        annotations: { audience: ['user', 'assistant'], priority: 1, lastModified: new Date(0) },
+      }),
       imageContent(Buffer.from(onePixelPng, 'base64'), 'image/png'),
     ]),
 });

@@ -1,5 +1,5 @@
 import type { McpServer } from '../engine/create-mcp-server.ts';
-import { type MessageRecording, recordMessages } from '../testing/message-recorder.ts';
+import { type ClientTransportLike, type MessageRecording, recordMessages } from '../testing/message-recorder.ts';
 import { createInMemoryTransportPair } from '../transports/in-memory-transport.ts';
 
 export interface RawPeer {
@@ -20,7 +20,8 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 export async function connectRawPeer(server: McpServer): Promise<RawPeer> {
   const [clientSide, serverSide] = createInMemoryTransportPair();
   await server.connect(serverSide);
-  const recording = recordMessages(clientSide);
+  // Frames here are deliberately anything at all, not only valid messages.
+  const recording = recordMessages(clientSide as ClientTransportLike);
   const received: unknown[] = [];
   const waiters = new Map<unknown, (message: Record<string, unknown>) => void>();
   recording.transport.onmessage = ((message: Record<string, unknown>) => {

@@ -17,8 +17,14 @@ function elicitingClient(answer: (params: { message: string; requestedSchema: un
 
 describe('confirm', () => {
   it.each([
-    [{ action: 'accept', content: { confirmed: true } }, { confirmed: true, action: 'accept' }],
-    [{ action: 'accept', content: { confirmed: false } }, { confirmed: false, action: 'accept' }],
+    [
+      { action: 'accept', content: { confirmed: true } },
+      { confirmed: true, action: 'accept' },
+    ],
+    [
+      { action: 'accept', content: { confirmed: false } },
+      { confirmed: false, action: 'accept' },
+    ],
     [{ action: 'decline' }, { confirmed: false, action: 'decline' }],
     [{ action: 'cancel' }, { confirmed: false, action: 'cancel' }],
   ])('turns the answer %j into %j', async (answer, expected) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { defineTool } from '../tools/define-tool.ts';
 import { createFixtureServer } from '../__fixtures__/fixture-tools.ts';
 import { connectRawPeer } from '../__fixtures__/raw-peer.ts';
+import { defineTool } from '../tools/define-tool.ts';
 
 async function readyPeer(version = '2025-11-25') {
   const server = createFixtureServer();
@@ -67,7 +67,12 @@ describe('JSON-RPC envelope errors', () => {
 
   it('refuses a request reusing the id of one still running', async () => {
     const { peer } = await readyPeer();
-    await peer.send({ jsonrpc: '2.0', id: 'dup', method: 'tools/call', params: { name: 'wait', arguments: { steps: 5 } } });
+    await peer.send({
+      jsonrpc: '2.0',
+      id: 'dup',
+      method: 'tools/call',
+      params: { name: 'wait', arguments: { steps: 5 } },
+    });
     await peer.send({ jsonrpc: '2.0', id: 'dup', method: 'ping' });
     expect(peer.received.at(-1)).toMatchObject({ id: 'dup', error: { code: -32600 } });
   });
@@ -118,21 +123,30 @@ describe('batches', () => {
 
   it('of notifications only get no answer at all', async () => {
     const { peer } = await readyPeer('2025-03-26');
-    await peer.send([{ jsonrpc: '2.0', method: 'notifications/a' }, { jsonrpc: '2.0', method: 'notifications/b' }]);
+    await peer.send([
+      { jsonrpc: '2.0', method: 'notifications/a' },
+      { jsonrpc: '2.0', method: 'notifications/b' },
+    ]);
     expect(peer.received).toEqual([]);
   });
 
   it('that are empty get one Invalid Request', async () => {
     const { peer } = await readyPeer('2025-03-26');
     await peer.send([]);
-    expect(peer.received).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: empty batch' } }]);
+    expect(peer.received).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: empty batch' } },
+    ]);
   });
 
   it.each(['2025-06-18', '2025-11-25', '2024-11-05'])('are refused in %s', async (version) => {
     const { peer } = await readyPeer(version);
     await peer.send([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
     expect(peer.received).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(`protocol version ${version}`) } },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringContaining(`protocol version ${version}`) },
+      },
     ]);
   });
 
@@ -140,7 +154,11 @@ describe('batches', () => {
     const peer = await connectRawPeer(createFixtureServer());
     await peer.send([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
     expect(peer.received).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: batches are not accepted before initialize' } },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid request: batches are not accepted before initialize' },
+      },
     ]);
   });
 });

@@ -70,7 +70,11 @@ describe('requests before initialize', () => {
   it('refuses a second initialize', async () => {
     const peer = await connectRawPeer(createFixtureServer());
     await peer.initialize();
-    const again = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
+    const again = await peer.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'x', version: '1' },
+    });
     expect(again.error).toMatchObject({ code: -32600, message: expect.stringContaining('already') });
   });
 

@@ -28,7 +28,10 @@ describe('progress', () => {
     const client = new ClientV2({ name: 't', version: '1' });
     await connectInMemory(createFixtureServer(), client);
     const seen: number[] = [];
-    await client.callTool({ name: 'wait', arguments: { steps: 3, stepMs: 1 } }, { onprogress: (p) => seen.push(p.progress) });
+    await client.callTool(
+      { name: 'wait', arguments: { steps: 3, stepMs: 1 } },
+      { onprogress: (p) => seen.push(p.progress) },
+    );
     expect(seen).toEqual([1, 2, 3]);
   });
 
@@ -82,7 +85,11 @@ describe('cancellation', () => {
     peer.received.length = 0;
     await peer.send({ jsonrpc: '2.0', id: 'h1', method: 'tools/call', params: { name: 'hang', arguments: {} } });
     await started.promise;
-    await peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'h1', reason: 'user hit stop' } });
+    await peer.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'h1', reason: 'user hit stop' },
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(String(aborted)).toContain('user hit stop');
     expect(peer.received).toEqual([]);
@@ -107,10 +114,13 @@ describe('cancellation', () => {
     const sent = recording.messages.filter((entry) => entry.direction === 'to-server').map((entry) => entry.message);
     expect(sent).toContainEqual(expect.objectContaining({ method: 'notifications/cancelled' }));
     const progressAfterCancel = recording.messages.filter(
-      (entry) => entry.direction === 'to-client' && (entry.message as { method?: string }).method === 'notifications/progress',
+      (entry) =>
+        entry.direction === 'to-client' && (entry.message as { method?: string }).method === 'notifications/progress',
     );
     expect(progressAfterCancel.length).toBeLessThan(10);
-    expect(await client.callTool({ name: 'echo', arguments: { text: 'after' } })).toMatchObject({ content: [{ text: 'after' }] });
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'after' } })).toMatchObject({
+      content: [{ text: 'after' }],
+    });
     expect(recording.specViolations()).toEqual([]);
   });
 

@@ -17,9 +17,9 @@ export interface RecordedMessage {
   message: unknown;
 }
 
-export interface MessageRecording {
-  /** Hand this to the client's connect() in place of the wrapped transport. */
-  readonly transport: ClientTransportLike;
+export interface MessageRecording<Wrapped extends ClientTransportLike = ClientTransportLike> {
+  /** Hand this to the client's connect() in place of the wrapped transport; it has the same type. */
+  readonly transport: Wrapped;
   readonly messages: readonly RecordedMessage[];
   /** The version the server answered initialize with. */
   readonly protocolVersion: string | undefined;
@@ -41,7 +41,7 @@ type Handler = (message: unknown, extra?: unknown) => void;
  * await client.connect(recording.transport);
  * expect(recording.specViolations()).toEqual([]);
  */
-export function recordMessages(inner: ClientTransportLike): MessageRecording {
+export function recordMessages<Wrapped extends ClientTransportLike>(inner: Wrapped): MessageRecording<Wrapped> {
   const messages: RecordedMessage[] = [];
   const target = inner as unknown as { onmessage?: Handler | undefined };
   const transport: ClientTransportLike = {
@@ -83,8 +83,8 @@ export function recordMessages(inner: ClientTransportLike): MessageRecording {
     },
   };
 
-  const recording: MessageRecording = {
-    transport,
+  const recording: MessageRecording<Wrapped> = {
+    transport: transport as Wrapped,
     messages,
     get protocolVersion() {
       for (const { direction, message } of messages) {

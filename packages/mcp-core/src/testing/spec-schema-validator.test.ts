@@ -21,13 +21,19 @@ describe('the official-schema validator', () => {
     const noToken = { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 2 } };
     expect(validator.validateServerMessage(noToken).length).toBeGreaterThan(0);
     const unknown = { jsonrpc: '2.0', method: 'notifications/whatever' };
-    expect(validator.validateServerMessage(unknown)).toEqual(['notifications/whatever: not a method this validator knows']);
+    expect(validator.validateServerMessage(unknown)).toEqual([
+      'notifications/whatever: not a method this validator knows',
+    ]);
   });
 
   it('checks error envelopes, allowing JSON-RPC id null for unreadable requests', () => {
     const validator = createSpecValidator('2025-06-18');
-    expect(validator.validateServerMessage({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'x' } })).toEqual([]);
-    expect(validator.validateServerMessage({ jsonrpc: '2.0', id: 3, error: { code: 'bad', message: 'x' } }).length).toBeGreaterThan(0);
+    expect(
+      validator.validateServerMessage({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'x' } }),
+    ).toEqual([]);
+    expect(
+      validator.validateServerMessage({ jsonrpc: '2.0', id: 3, error: { code: 'bad', message: 'x' } }).length,
+    ).toBeGreaterThan(0);
   });
 
   it('has no schema for revisions that were not copied in', () => {

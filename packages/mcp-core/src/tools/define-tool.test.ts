@@ -24,7 +24,7 @@ describe('defineTool checks at definition time', () => {
 
   it('refuses recursive schemas, which would need $ref', () => {
     type Node = { child?: Node };
-    const node: z.ZodType<Node> = z.lazy(() => z.object({ child: node.optional() }));
+    const node: z.ZodType<Node> = z.lazy(() => z.object({ child: node.optional() })) as never;
     expect(() => defineTool({ ...base, name: 't', input: z.object({ tree: node }) })).toThrow(/\$ref/);
   });
 
@@ -35,7 +35,9 @@ describe('defineTool checks at definition time', () => {
   });
 
   it('refuses an output schema that is not an object', () => {
-    expect(() => defineTool({ ...base, name: 't', output: z.array(z.string()) as never })).toThrow(/output must be a zod object/);
+    expect(() => defineTool({ ...base, name: 't', output: z.array(z.string()) } as never)).toThrow(
+      /output must be a zod object/,
+    );
   });
 
   it('raises branded local errors', () => {
@@ -80,7 +82,12 @@ describe('defineTool checks at definition time', () => {
         properties: {
           days: {
             type: 'array',
-            items: { type: 'object', properties: { high: { type: 'number' } }, required: ['high'], additionalProperties: false },
+            items: {
+              type: 'object',
+              properties: { high: { type: 'number' } },
+              required: ['high'],
+              additionalProperties: false,
+            },
           },
         },
         required: ['days'],

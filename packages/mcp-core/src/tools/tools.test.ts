@@ -183,7 +183,9 @@ describe('tools/call', () => {
     ]);
     const missing = await client.callTool({ name: 'echo' });
     expect(missing.isError).toBe(true);
-    expect((missing.content as { text: string }[])[0]?.text).toContain('- text: Invalid input: expected string, received undefined');
+    expect((missing.content as { text: string }[])[0]?.text).toContain(
+      '- text: Invalid input: expected string, received undefined',
+    );
     expect(recording.specViolations()).toEqual([]);
   });
 

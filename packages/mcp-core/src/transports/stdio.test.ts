@@ -26,7 +26,9 @@ describe('over real stdio with the official clients', () => {
     const client = new ClientV1({ name: 'v1', version: '1' });
     await client.connect(recording.transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('noisy');
-    expect(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({ structuredContent: { sum: 5 } });
+    expect(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({
+      structuredContent: { sum: 5 },
+    });
     const seen: number[] = [];
     // Steps far enough apart to arrive in separate reads: the v1 client drops progress
     // that arrives in the same read as the response.
@@ -35,7 +37,9 @@ describe('over real stdio with the official clients', () => {
     });
     expect(seen).toEqual([1, 2, 3]);
     const controller = new AbortController();
-    const cancelled = client.callTool({ name: 'wait', arguments: { steps: 500 } }, undefined, { signal: controller.signal });
+    const cancelled = client.callTool({ name: 'wait', arguments: { steps: 500 } }, undefined, {
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 30);
     await expect(cancelled).rejects.toThrow();
     expect(await client.callTool({ name: 'noisy', arguments: {} })).toEqual({
@@ -69,7 +73,12 @@ describe('stdio framing', () => {
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: '€uro 😀' } } })}\r\n`,
     );
     const euro = frame.indexOf(Buffer.from('€'));
-    const parts = [frame.subarray(0, 10), frame.subarray(10, euro + 1), frame.subarray(euro + 1, euro + 2), frame.subarray(euro + 2)];
+    const parts = [
+      frame.subarray(0, 10),
+      frame.subarray(10, euro + 1),
+      frame.subarray(euro + 1, euro + 2),
+      frame.subarray(euro + 2),
+    ];
     for (const part of parts) {
       await peer.write(part);
       await new Promise((resolve) => setTimeout(resolve, 15));
@@ -105,7 +114,12 @@ describe('stdio framing', () => {
   it('refuses a line over the cap with one clear error, without buffering it, and goes on', async () => {
     const peer = spawnPeer({ FIXTURE_MAX_LINE_BYTES: '1000' });
     await peer.write(initializeFrame);
-    const long = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { text: 'y'.repeat(5000) } } });
+    const long = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'y'.repeat(5000) } },
+    });
     // Sent in pieces, so that the cap trips before the newline arrives.
     for (let offset = 0; offset < long.length; offset += 700) await peer.write(long.slice(offset, offset + 700));
     await peer.write('\n');
@@ -146,7 +160,9 @@ describe('stdio process life', () => {
     const peer = spawnPeer();
     await peer.write(initializeFrame);
     await peer.request(1, 'ping');
-    await peer.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait', arguments: { steps: 10000 } } })}\n`);
+    await peer.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait', arguments: { steps: 10000 } } })}\n`,
+    );
     peer.child.kill('SIGTERM');
     const exit = await peer.exited;
     expect(exit.code).toBe(143);
@@ -185,12 +201,20 @@ describe('stdio backpressure', () => {
     await peer.request('ready', 'ping');
     peer.child.stdout.pause();
     const frames = Array.from({ length: 40 }, (_, index) =>
-      JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: 'big', arguments: { kib: 256 } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: index,
+        method: 'tools/call',
+        params: { name: 'big', arguments: { kib: 256 } },
+      }),
     );
     await peer.write(`${frames.join('\n')}\n`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     peer.child.stdout.resume();
-    await peer.waitFor((messages) => messages.filter((message) => typeof message.id === 'number').length === 40, 20_000);
+    await peer.waitFor(
+      (messages) => messages.filter((message) => typeof message.id === 'number').length === 40,
+      20_000,
+    );
     for (const message of peer.messages.filter((item) => typeof item.id === 'number')) {
       expect(((message.result as { content: { text: string }[] }).content[0]?.text ?? '').length).toBe(256 * 1024);
     }

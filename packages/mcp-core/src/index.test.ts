@@ -1,0 +1,52 @@
+import { expect, it } from 'vitest';
+import * as api from './index.ts';
+import * as testing from './testing.ts';
+
+it('pins the public API: adding to it is a decision', () => {
+  expect(Object.keys(api).sort()).toEqual([
+    'JsonRpcErrorCode',
+    'LocalError',
+    'ProtocolError',
+    'ToolError',
+    'audioContent',
+    'createInMemoryTransportPair',
+    'createMcpServer',
+    'createStdioServerTransport',
+    'defineCli',
+    'defineTool',
+    'embeddedResourceContent',
+    'formatCliHelp',
+    'imageContent',
+    'latestLegacyProtocolVersion',
+    'legacyProtocolVersions',
+    'logLevels',
+    'parseCliOptions',
+    'redirectConsoleToStderr',
+    'resourceLinkContent',
+    'runCli',
+    'serveStdio',
+    'structuredResult',
+    'textContent',
+    'toolError',
+    'toolResult',
+  ]);
+  expect(Object.keys(testing).sort()).toEqual([
+    'connectInMemory',
+    'createSpecValidator',
+    'recordMessages',
+    'specSchemaVersions',
+  ]);
+});
+
+it('brands errors so checks work across package copies', () => {
+  const error = new api.ProtocolError(api.JsonRpcErrorCode.InvalidParams, 'x');
+  const lookalike = Object.assign(new Error('x'), { code: -32602 });
+  expect(api.ProtocolError.isInstance(error)).toBe(true);
+  expect(api.ProtocolError.isInstance(lookalike)).toBe(false);
+  expect(api.LocalError.isInstance(error)).toBe(false);
+  expect(api.ToolError.isInstance(new api.ToolError('y'))).toBe(true);
+  // A brand set by another copy of the package is the same global symbol.
+  const foreign = new Error('z');
+  Object.defineProperty(foreign, Symbol.for('@toolshed/mcp-core/LocalError'), { value: true });
+  expect(api.LocalError.isInstance(foreign)).toBe(true);
+});
