@@ -1,0 +1,176 @@
+/**
+ * Packs every publishable package as npm would receive it, lints the tarball
+ * (publint, attw), installs all tarballs into an empty directory, imports every
+ * entry point and starts every bin: `--help`, then an initialize over stdio.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+interface PackageJson {
+  name: string;
+  version: string;
+  private?: boolean;
+  bin?: Record<string, string>;
+  exports?: Record<string, unknown>;
+  publishConfig?: { exports?: Record<string, unknown>; bin?: Record<string, string> };
+}
+
+const root = new URL('..', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'toolshed-pack-'));
+const failures: string[] = [];
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function check(label: string, action: () => void): void {
+  try {
+    action();
+    console.log(`  ok   ${label}`);
+  } catch (error) {
+    const output = error as { stdout?: string; stderr?: string; message: string };
+    failures.push(`${label}: ${output.stdout ?? ''}${output.stderr ?? ''}${output.message}`);
+    console.log(`  FAIL ${label}\n${output.stdout ?? ''}${output.stderr ?? ''}`);
+  }
+}
+
+function initializeOverStdio(binPath: string, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: no initialize answer in 10 s`));
+    }, 10_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (!stdout.includes('\n')) return;
+      clearTimeout(timer);
+      child.stdin.end();
+      const response = JSON.parse(stdout.split('\n')[0] as string);
+      if (response.result?.protocolVersion === '2025-11-25' && typeof response.result?.serverInfo?.name === 'string') {
+        resolve();
+      } else reject(new Error(`${name}: unexpected initialize answer ${stdout}`));
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pack-check', version: '0' } } })}\n`,
+    );
+  });
+}
+
+const packageDirs = ['packages', 'apps']
+  .filter((group) => existsSync(join(root, group)))
+  .flatMap((group) =>
+    readdirSync(join(root, group), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(root, group, entry.name)),
+  );
+const publishable = packageDirs
+  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson }))
+  .filter(({ manifest }) => manifest.private !== true);
+
+const tarballs: { manifest: PackageJson; tarball: string }[] = [];
+for (const { dir, manifest } of publishable) {
+  console.log(`${manifest.name}@${manifest.version}`);
+  const destination = join(work, 'tarballs');
+  mkdirSync(destination, { recursive: true });
+  const packed = run('pnpm', ['pack', '--pack-destination', destination], dir).trim().split('\n').at(-1) as string;
+  const tarball = packed.startsWith('/') ? packed : join(destination, packed);
+  tarballs.push({ manifest, tarball });
+  const extracted = join(work, 'extracted', manifest.name);
+  mkdirSync(extracted, { recursive: true });
+  run('tar', ['-xzf', tarball, '-C', extracted], root);
+  const packedManifest = JSON.parse(readFileSync(join(extracted, 'package', 'package.json'), 'utf8')) as PackageJson;
+  check('published exports point at dist, not src', () => {
+    if (JSON.stringify(packedManifest.exports).includes('/src/'))
+      throw new Error(JSON.stringify(packedManifest.exports));
+  });
+  check('publint --strict', () =>
+    run(join(root, 'node_modules/.bin/publint'), ['--strict', '--pack', 'false'], join(extracted, 'package')),
+  );
+  check('attw (esm-only)', () =>
+    run(join(root, 'node_modules/.bin/attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], root),
+  );
+}
+
+const install = join(work, 'install');
+mkdirSync(install, { recursive: true });
+writeFileSync(join(install, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module' }));
+console.log('installing the tarballs into an empty directory');
+// ajv is the optional peer that @toolshed/mcp-core/testing needs.
+run(
+  'npm',
+  [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    '--loglevel=error',
+    'ajv@8',
+    ...tarballs.map(({ tarball }) => tarball),
+  ],
+  install,
+);
+
+for (const { manifest } of tarballs) {
+  const installedManifest = JSON.parse(
+    readFileSync(join(install, 'node_modules', manifest.name, 'package.json'), 'utf8'),
+  ) as PackageJson;
+  for (const entry of Object.keys(installedManifest.exports ?? {})) {
+    if (entry === './package.json') continue;
+    const specifier = entry === '.' ? manifest.name : `${manifest.name}${entry.slice(1)}`;
+    check(`import ${specifier}`, () =>
+      run(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`], install),
+    );
+  }
+  for (const [bin, path] of Object.entries(installedManifest.bin ?? {})) {
+    const binPath = join(install, 'node_modules', manifest.name, path);
+    check(`${bin} --help`, () => {
+      const help = run(process.execPath, [binPath, '--help'], install);
+      if (!help.includes('Usage:')) throw new Error(`no usage in: ${help}`);
+    });
+    try {
+      await initializeOverStdio(binPath, bin);
+      console.log(`  ok   ${bin} answers initialize over stdio`);
+    } catch (error) {
+      failures.push(String(error));
+      console.log(`  FAIL ${bin} initialize: ${String(error)}`);
+    }
+  }
+}
+
+if (tarballs.some(({ manifest }) => manifest.name === '@toolshed/mcp-core')) {
+  // mcp-core has no bin: serve a tool from the installed package and call it.
+  const smoke = `
+import { createInMemoryTransportPair, createMcpServer, defineTool } from '@toolshed/mcp-core';
+import { createSpecValidator } from '@toolshed/mcp-core/testing';
+import * as z from 'zod';
+const server = createMcpServer({ name: 'smoke', version: '1.0.0', tools: [defineTool({
+  name: 'add', description: 'Adds.', input: z.object({ a: z.number(), b: z.number() }), output: z.object({ sum: z.number() }),
+  run: ({ a, b }) => ({ sum: a + b }) })] });
+const [client, serverSide] = createInMemoryTransportPair();
+await server.connect(serverSide);
+const answers = [];
+client.onmessage = (message) => answers.push(message);
+await client.start();
+await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+await new Promise((resolve) => setTimeout(resolve, 50));
+const validator = createSpecValidator('2025-11-25');
+const problems = [...validator.validateServerMessage(answers[0], 'initialize'), ...validator.validateServerMessage(answers[1], 'tools/call')];
+if (answers[1]?.result?.structuredContent?.sum !== 5 || problems.length > 0) { console.error(JSON.stringify({ answers, problems })); process.exit(1); }
+`;
+  writeFileSync(join(install, 'smoke.mjs'), smoke);
+  check('@toolshed/mcp-core serves a tool from the installed tarball', () => {
+    run(process.execPath, ['smoke.mjs'], install);
+  });
+}
+
+rmSync(work, { recursive: true, force: true });
+if (failures.length > 0) {
+  console.log(`pack check: ${failures.length} failed`);
+  process.exit(1);
+}
+console.log(`pack check: ${tarballs.length} packages packed, installed and started`);
