@@ -20,6 +20,7 @@ interface PackageJson {
 const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'toolshed-pack-'));
 const failures: string[] = [];
+let passed = 0;
 
 function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -28,6 +29,7 @@ function run(command: string, args: string[], cwd: string): string {
 function check(label: string, action: () => void): void {
   try {
     action();
+    passed++;
     console.log(`  ok   ${label}`);
   } catch (error) {
     const output = error as { stdout?: string; stderr?: string; message: string };
@@ -133,6 +135,7 @@ for (const { manifest } of tarballs) {
     });
     try {
       await initializeOverStdio(binPath, bin);
+      passed++;
       console.log(`  ok   ${bin} answers initialize over stdio`);
     } catch (error) {
       failures.push(String(error));
@@ -169,6 +172,7 @@ if (answers[1]?.result?.structuredContent?.sum !== 5 || problems.length > 0) { c
 }
 
 rmSync(work, { recursive: true, force: true });
+writeFileSync(join(root, '.pack-check-results.json'), JSON.stringify({ passed, failed: failures.length }));
 if (failures.length > 0) {
   console.log(`pack check: ${failures.length} failed`);
   process.exit(1);
