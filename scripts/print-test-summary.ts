@@ -9,9 +9,12 @@ function readReport<T>(name: string): T | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined;
 }
 
-const unit = readReport<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(
-  '.vitest-results.json',
-);
+const unit = readReport<{
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}>('.vitest-results.json');
 const pack = readReport<{ passed: number; failed: number }>('.pack-check-results.json');
 const passed = (unit?.numPassedTests ?? 0) + (pack?.passed ?? 0);
 // A missing report means that step never finished: count it as a failure.

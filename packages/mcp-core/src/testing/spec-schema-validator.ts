@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
@@ -41,6 +41,11 @@ export interface SpecValidator {
 
 const cache = new Map<string, SpecValidator>();
 
+// spec/ sits at the package root: one level above the bundled dist/testing.js, two above the source.
+const specRoot = [new URL('../spec/', import.meta.url), new URL('../../spec/', import.meta.url)].find((url) =>
+  existsSync(new URL('2025-11-25/schema.json', url)),
+);
+
 function formatErrors(where: string, validate: ValidateFunction): string[] {
   return (validate.errors ?? [])
     .slice(0, 5)
@@ -58,7 +63,8 @@ export function createSpecValidator(version: string): SpecValidator {
   if (!specSchemaVersions.includes(version)) {
     throw new Error(`No official schema for ${version}; have ${specSchemaVersions.join(', ')}`);
   }
-  const schema = JSON.parse(readFileSync(new URL(`../../spec/${version}/schema.json`, import.meta.url), 'utf8'));
+  if (specRoot === undefined) throw new Error('The spec/ folder of @toolshed/mcp-core is missing');
+  const schema = JSON.parse(readFileSync(new URL(`${version}/schema.json`, specRoot), 'utf8'));
   const modern = '$defs' in schema;
   const ajv = modern
     ? new Ajv2020({ strict: false, validateFormats: false, allErrors: true })

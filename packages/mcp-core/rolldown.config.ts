@@ -1,0 +1,10 @@
+import { defineConfig } from 'rolldown';
+
+// One file per entry point: far fewer modules for Node to resolve and compile
+// when a server starts. Declarations come from tsc (tsconfig.build.json).
+export default defineConfig({
+  input: { index: 'src/index.ts', testing: 'src/testing.ts' },
+  platform: 'node',
+  external: [/^node:/, /^zod/, /^ajv/],
+  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+});
