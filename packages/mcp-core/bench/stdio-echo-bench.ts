@@ -7,13 +7,16 @@
  * Cold start: spawn to initialize result, median of runs taken in turn.
  * Throughput: calls/s with 32 calls in flight; latency p50/p99 of those calls.
  * Memory: the server's resident set size after the load (from /proc).
+ * mcp-core runs twice: as a bin ships (one bundled file, compile cache on) and
+ * as a plain import of the package, so both figures are on the table.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { buildBundledEcho } from './build-bundled-echo.ts';
 
 const servers = [
-  { name: 'toolshed mcp-core', script: 'servers/toolshed-echo.mjs' },
-  { name: 'mcp-core, no compile cache', script: 'servers/toolshed-echo-server.mjs' },
+  { name: 'mcp-core, as a bin ships', script: 'servers/toolshed-echo-bin.mjs' },
+  { name: 'mcp-core, plain import', script: 'servers/toolshed-echo-server.mjs' },
   { name: 'SDK v1 McpServer', script: 'servers/sdk-v1-echo.mjs' },
   { name: 'SDK v2 serveStdio', script: 'servers/sdk-v2-echo.mjs' },
 ] as const;
@@ -27,6 +30,8 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
   console.error('Build first: pnpm --filter @toolshed/mcp-core build');
   process.exit(2);
 }
+
+await buildBundledEcho();
 
 interface Connection {
   child: ChildProcessWithoutNullStreams;

@@ -1,6 +1,6 @@
 // The echo server started the way Toolshed bins start: Node's compile cache on
-// first, so that later starts skip compiling zod and the engine again.
+// first, then one bundled file (see ../build-bundled-echo.ts).
 import { enableCompileCache } from 'node:module';
 
 enableCompileCache?.();
-await import('./toolshed-echo-server.mjs');
+await import('../.build/toolshed-echo-bundle.mjs');
