@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createSpecValidator } from '../testing/spec-schema-validator.ts';
 
 export const stdioFixtureServerPath: string = new URL('./stdio-fixture-server.ts', import.meta.url).pathname;
 
@@ -13,6 +14,8 @@ export interface StdioPeer {
   waitFor(predicate: (messages: Record<string, unknown>[]) => boolean, timeoutMs?: number): Promise<void>;
   request(id: number | string, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What the server wrote that breaks the official 2025-11-25 schema. */
+  specViolations(): string[];
 }
 
 /** Spawns the fixture server and speaks raw newline-delimited JSON to it. */
@@ -23,6 +26,17 @@ export function spawnStdioPeer(env: Record<string, string> = {}): StdioPeer {
   });
   const messages: Record<string, unknown>[] = [];
   const strayStdout: string[] = [];
+  const methodsById = new Map<unknown, string>();
+  const remember = (data: string | Buffer): void => {
+    for (const line of String(data).split('\n')) {
+      try {
+        const frame = JSON.parse(line) as { id?: unknown; method?: unknown };
+        if (typeof frame.method === 'string' && frame.id !== undefined) methodsById.set(frame.id, frame.method);
+      } catch {
+        // Not every frame a test writes is JSON, nor whole.
+      }
+    }
+  };
   let stderr = '';
   let pending = '';
   child.stdout.setEncoding('utf8');
@@ -53,8 +67,18 @@ export function spawnStdioPeer(env: Record<string, string> = {}): StdioPeer {
     strayStdout,
     stderr: () => stderr,
     exited,
-    write: (data) =>
-      new Promise((resolve, reject) => child.stdin.write(data, (error) => (error ? reject(error) : resolve()))),
+    write(data) {
+      if (data.length < 1_000_000) remember(data);
+      return new Promise((resolve, reject) => child.stdin.write(data, (error) => (error ? reject(error) : resolve())));
+    },
+    specViolations() {
+      const validator = createSpecValidator('2025-11-25');
+      return messages.flatMap((message) =>
+        validator
+          .validateServerMessage(message, 'method' in message ? undefined : methodsById.get(message.id))
+          .map((problem) => `${problem} in ${JSON.stringify(message).slice(0, 200)}`),
+      );
+    },
     async waitFor(predicate, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(messages)) {

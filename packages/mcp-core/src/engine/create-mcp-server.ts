@@ -1,3 +1,4 @@
+import { LocalError } from '../errors/local-error.ts';
 import type { Implementation } from '../protocol/mcp-types.ts';
 import { LegacySession } from '../session/legacy-session.ts';
 import type { Tool } from '../tools/define-tool.ts';
@@ -61,6 +62,10 @@ function reportToStderr(error: unknown, where: string): void {
  * await server.connect(createStdioServerTransport());
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
+  const pageSize = options.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1) {
+    throw new LocalError('config_invalid', `pageSize must be a whole number of at least 1; got ${pageSize}`);
+  }
   const listeners = new Set<() => void>();
   const tools = new ToolRegistry(() => {
     for (const listener of listeners) listener();
@@ -76,7 +81,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     instructions: options.instructions,
     capabilities: { tools: { listChanged: true }, logging: {} },
     tools,
-    pageSize: options.pageSize ?? 100,
+    pageSize,
     elicitationUnavailable: options.whenElicitationUnavailable ?? 'fail',
     report: options.onServerError ?? reportToStderr,
     onToolsChanged(listener) {

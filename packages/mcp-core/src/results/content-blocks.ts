@@ -46,15 +46,8 @@ export function audioContent(data: Uint8Array | string, mimeType: string, option
   return withContentOptions({ type: 'audio', data: toBase64(data), mimeType }, options);
 }
 
-export interface ResourceLinkInput {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** Size in bytes, when known. */
-  size?: number;
-}
+/** A resource link's fields; `size` is in bytes. */
+export type ResourceLinkInput = Omit<ResourceLink, 'type' | 'annotations' | '_meta'>;
 
 /**
  * A pointer to a resource the client can read later, instead of its bytes.

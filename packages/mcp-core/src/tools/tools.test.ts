@@ -79,6 +79,10 @@ describe('tools/list', () => {
     }
   });
 
+  it.each([0, -1, 2.5, Number.NaN])('refuses a page size of %s when the server is created', (pageSize) => {
+    expect(() => createMcpServer({ name: 's', version: '1', pageSize })).toThrow(/pageSize must be a whole number/);
+  });
+
   it.each([
     ['garbage', 'not-a-cursor'],
     ['a number', 5],

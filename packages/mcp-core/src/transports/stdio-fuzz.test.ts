@@ -197,6 +197,7 @@ describe('stdio fuzzing', () => {
     const answered = new Set(peer.messages.map((message) => message.id));
     for (const frame of expected) if (frame.answerId !== null) expect(answered.has(frame.answerId)).toBe(true);
 
+    expect(peer.specViolations()).toEqual([]);
     const normal = await peer.request('final', 'tools/call', { name: 'add', arguments: { a: 40, b: 2 } });
     expect(normal).toEqual({
       jsonrpc: '2.0',

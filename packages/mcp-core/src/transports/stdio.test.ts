@@ -15,7 +15,10 @@ function spawnPeer(env: Record<string, string> = {}): StdioPeer {
   return peer;
 }
 afterEach(() => {
-  for (const peer of peers.splice(0)) peer.child.kill('SIGKILL');
+  for (const peer of peers.splice(0)) {
+    peer.child.kill('SIGKILL');
+    expect(peer.specViolations()).toEqual([]);
+  }
 });
 
 describe('over real stdio with the official clients', () => {
