@@ -1,16 +1,24 @@
 import { LocalError } from '../errors/local-error.ts';
+import type { Prompt } from '../prompts/define-prompt.ts';
 import type { Implementation } from '../protocol/mcp-types.ts';
-import { LegacySession } from '../session/legacy-session.ts';
+import type { Resource } from '../resources/define-resource.ts';
+import type { ResourceTemplate } from '../resources/define-resource-template.ts';
+import { type AssumedInitialize, LegacySession } from '../session/legacy-session.ts';
 import type { Tool } from '../tools/define-tool.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Transport } from '../transports/transport.ts';
-import type { ElicitationUnavailablePolicy, ServerCore } from './server-core.ts';
+import { createServerCore } from './create-server-core.ts';
+import type { ElicitationUnavailablePolicy } from './server-core.ts';
 
 export interface McpServerOptions extends Implementation {
   /** Told to the model at initialize: how to use this server's tools together. */
   instructions?: string;
   tools?: readonly Tool[];
-  /** Tools per tools/list page. Default 100. */
+  /** Declares the prompts capability even when the list starts empty. */
+  prompts?: readonly Prompt[];
+  /** Declares the resources capability even when the list starts empty. */
+  resources?: readonly Resource[];
+  resourceTemplates?: readonly ResourceTemplate[];
+  /** Items per list page (tools, prompts, resources). Default 100. */
   pageSize?: number;
   /**
    * When a tool asks the user but the client cannot ask: `fail` (default) ends
@@ -34,6 +42,14 @@ export interface ServerConnection {
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  /**
+   * For transports that keep no session (stateless HTTP): serve requests as
+   * if `initialize` had run with this version and no client capabilities.
+   */
+  assumeInitialized?: AssumedInitialize;
+}
+
 export interface McpServer {
   readonly info: Implementation;
   addTool(tool: Tool): void;
@@ -42,8 +58,16 @@ export interface McpServer {
   /** Disabled tools are hidden from tools/list and cannot be called. */
   setToolEnabled(name: string, enabled: boolean): void;
   toolNames(): string[];
+  addPrompt(prompt: Prompt): void;
+  removePrompt(name: string): boolean;
+  addResource(resource: Resource): void;
+  removeResource(uri: string): boolean;
+  addResourceTemplate(template: ResourceTemplate): void;
+  removeResourceTemplate(name: string): boolean;
+  /** Tells every client subscribed to this URI that it changed. */
+  notifyResourceUpdated(uri: string): void;
   /** Serves one client over the transport. A server serves any number of connections. */
-  connect(transport: Transport): Promise<ServerConnection>;
+  connect(transport: Transport, options?: ConnectOptions): Promise<ServerConnection>;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -54,8 +78,10 @@ function reportToStderr(error: unknown, where: string): void {
 }
 
 /**
- * Creates a server from its identity and tools. It holds no global state, so
- * several servers with different options live side by side in one process.
+ * Creates a server from its identity, tools, prompts and resources. It holds
+ * no global state, so several servers with different options live side by
+ * side in one process. Changes to any list reach connected clients as one
+ * list_changed notification per burst.
  *
  * @example
  * const server = createMcpServer({ name: 'weather', version: '1.0.0', tools: [forecastTool] });
@@ -66,39 +92,40 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new LocalError('config_invalid', `pageSize must be a whole number of at least 1; got ${pageSize}`);
   }
-  const listeners = new Set<() => void>();
-  const tools = new ToolRegistry(() => {
-    for (const listener of listeners) listener();
-  });
-  for (const tool of options.tools ?? []) tools.add(tool);
-
   const info: Implementation = { name: options.name, version: options.version };
   for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
   }
-  const core: ServerCore = {
+  const core = createServerCore({
     info,
     instructions: options.instructions,
-    capabilities: { tools: { listChanged: true }, logging: {} },
-    tools,
     pageSize,
     elicitationUnavailable: options.whenElicitationUnavailable ?? 'fail',
     report: options.onServerError ?? reportToStderr,
-    onToolsChanged(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+    offerResources: options.resources !== undefined || options.resourceTemplates !== undefined,
+    offerPrompts: options.prompts !== undefined,
+  });
+  for (const tool of options.tools ?? []) core.tools.add(tool.name, tool);
+  for (const prompt of options.prompts ?? []) core.prompts.add(prompt.name, prompt);
+  for (const resource of options.resources ?? []) core.resources.add(resource.uri, resource);
+  for (const template of options.resourceTemplates ?? []) core.resourceTemplates.add(template.name, template);
   const sessions = new Set<LegacySession>();
 
   return {
     info,
-    addTool: (tool) => tools.add(tool),
-    removeTool: (name) => tools.remove(name),
-    setToolEnabled: (name, enabled) => tools.setEnabled(name, enabled),
-    toolNames: () => tools.names(),
-    async connect(transport) {
-      const session = new LegacySession(core, transport);
+    addTool: (tool) => core.tools.add(tool.name, tool),
+    removeTool: (name) => core.tools.remove(name),
+    setToolEnabled: (name, enabled) => core.tools.setEnabled(name, enabled),
+    toolNames: () => core.tools.keys(),
+    addPrompt: (prompt) => core.prompts.add(prompt.name, prompt),
+    removePrompt: (name) => core.prompts.remove(name),
+    addResource: (resource) => core.resources.add(resource.uri, resource),
+    removeResource: (uri) => core.resources.remove(uri),
+    addResourceTemplate: (template) => core.resourceTemplates.add(template.name, template),
+    removeResourceTemplate: (name) => core.resourceTemplates.remove(name),
+    notifyResourceUpdated: (uri) => core.emit({ type: 'resource_updated', uri }),
+    async connect(transport, connectOptions) {
+      const session = new LegacySession(core, transport, connectOptions?.assumeInitialized);
       sessions.add(session);
       void session.closed.then(() => sessions.delete(session));
       await session.start();

@@ -1,6 +1,9 @@
+import { complete } from '../completion/complete-request.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
+import { getPrompt, listPrompts } from '../prompts/prompt-requests.ts';
+import { listResources, listResourceTemplates, readResource } from '../resources/resource-requests.ts';
 import { callTool } from '../tools/call-tool.ts';
 import type { ServerCore } from './server-core.ts';
 import type { ToolContext } from './tool-context.ts';
@@ -9,9 +12,14 @@ function invalidParams(message: string): ProtocolError {
   return new ProtocolError(JsonRpcErrorCode.InvalidParams, message);
 }
 
+function methodNotFound(method: string): ProtocolError {
+  return new ProtocolError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
+}
+
 /**
  * Answers the requests whose meaning does not depend on the protocol era or
  * on the connection. Throws ProtocolError for what must be a JSON-RPC error.
+ * Methods of a capability the server did not declare are "not found".
  */
 export async function handleEngineRequest(
   core: ServerCore,
@@ -19,11 +27,14 @@ export async function handleEngineRequest(
   params: JsonRpcParams,
   context: ToolContext,
 ): Promise<Record<string, unknown>> {
+  const capabilities = core.capabilities();
   switch (method) {
     case 'ping':
       return {};
-    case 'tools/list':
-      return { ...core.tools.page(params.cursor, core.pageSize) };
+    case 'tools/list': {
+      const page = core.tools.page(params.cursor, core.pageSize, method, (tool) => tool.name);
+      return page.nextCursor === undefined ? { tools: page.items } : { tools: page.items, nextCursor: page.nextCursor };
+    }
     case 'tools/call': {
       const { name, arguments: args } = params;
       if (typeof name !== 'string') throw invalidParams('tools/call needs params.name, the tool name as a string');
@@ -36,7 +47,21 @@ export async function handleEngineRequest(
       }
       return { ...(await callTool(tool, (args as Record<string, unknown>) ?? {}, context, core.report)) };
     }
+    case 'resources/list':
+    case 'resources/templates/list':
+    case 'resources/read':
+      if (capabilities.resources === undefined) throw methodNotFound(method);
+      if (method === 'resources/list') return listResources(core, params, context);
+      if (method === 'resources/templates/list') return listResourceTemplates(core, params);
+      return readResource(core, params, context);
+    case 'prompts/list':
+    case 'prompts/get':
+      if (capabilities.prompts === undefined) throw methodNotFound(method);
+      return method === 'prompts/list' ? listPrompts(core, params) : getPrompt(core, params, context);
+    case 'completion/complete':
+      if (capabilities.completions === undefined) throw methodNotFound(method);
+      return complete(core, params);
     default:
-      throw new ProtocolError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
+      throw methodNotFound(method);
   }
 }

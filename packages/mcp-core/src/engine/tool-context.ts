@@ -1,6 +1,12 @@
 import type * as z from 'zod';
 import type { LogLevel } from '../logging/log-level.ts';
-import type { ClientCapabilities, Implementation } from '../protocol/mcp-types.ts';
+import type {
+  ClientCapabilities,
+  Implementation,
+  Root,
+  SamplingRequest,
+  SamplingResult,
+} from '../protocol/mcp-types.ts';
 
 /** What the user answered when asked, or why they could not be asked. */
 export type ElicitOutcome<Content> =
@@ -22,9 +28,23 @@ export interface ElicitRequest<Shape extends z.ZodObject> {
   schema: Shape;
 }
 
+/** Who made the request, when the transport authenticated it (HTTP with auth on). */
+export interface AuthInfo {
+  /** The token's subject (`sub`), or the static token's label. */
+  readonly subject: string | undefined;
+  readonly scopes: readonly string[];
+  /** The OAuth client the token was issued to (`client_id` or `azp`), when known. */
+  readonly clientId: string | undefined;
+  /** Seconds since the epoch at which the token expires, when it does. */
+  readonly expiresAt: number | undefined;
+  /** The verified JWT claims; empty for static tokens. Never the token itself. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
 /**
- * What a tool's `run` receives besides its arguments. The same in every
- * protocol era: the session (2025) or the request's `_meta` (2026) fills it.
+ * What a tool's `run` — and a resource's `read`, a prompt's `get` — receives
+ * besides its arguments. The same in every protocol era: the session (2025)
+ * or the request's `_meta` (2026) fills it.
  */
 export interface ToolContext {
   /** Aborted when the client cancels the call or the connection closes. */
@@ -39,4 +59,23 @@ export interface ToolContext {
   elicit<Shape extends z.ZodObject>(request: ElicitRequest<Shape>): Promise<ElicitOutcome<z.output<Shape>>>;
   /** Asks the user a yes/no question; anything but an explicit yes is a no. */
   confirm(message: string): Promise<ConfirmOutcome>;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`).
+   * Throws a ToolError the model can read when the client cannot sample.
+   */
+  sample(request: SamplingRequest): Promise<SamplingResult>;
+  /**
+   * The client's roots, asked fresh unless the client promised to announce
+   * changes; `undefined` when the client does not offer roots.
+   */
+  roots(): Promise<Root[] | undefined>;
+  /** Who is calling, when the transport authenticated the request. */
+  readonly auth: AuthInfo | undefined;
+  /**
+   * Ends the HTTP stream that would carry this call's response, so the
+   * client reconnects after its retry interval and receives the rest from
+   * the event store: for long calls behind proxies that cut idle
+   * connections. Does nothing on stdio and in memory.
+   */
+  closeStream(): void;
 }

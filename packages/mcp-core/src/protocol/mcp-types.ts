@@ -29,6 +29,9 @@ export interface ClientCapabilities {
 
 export interface ServerCapabilities {
   tools?: { listChanged?: boolean };
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  prompts?: { listChanged?: boolean };
+  completions?: Record<string, never>;
   logging?: Record<string, never>;
   [key: string]: unknown;
 }
@@ -113,5 +116,96 @@ export interface ToolDescriptor {
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** A resource as `resources/list` advertises it. */
+export interface ResourceDescriptor {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: ContentAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** A resource template as `resources/templates/list` advertises it. */
+export interface ResourceTemplateDescriptor {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: ContentAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** A prompt as `prompts/list` advertises it. */
+export interface PromptDescriptor {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+export interface PromptMessage {
+  role: Role;
+  content: ContentBlock;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: Record<string, unknown>;
+}
+
+export interface SamplingMessage {
+  role: Role;
+  content: TextContent | ImageContent | AudioContent;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a server asks a client's model, through `sampling/createMessage`. */
+export interface SamplingRequest {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: {
+    hints?: { name?: string }[];
+    costPriority?: number;
+    speedPriority?: number;
+    intelligencePriority?: number;
+  };
+  metadata?: Record<string, unknown>;
+}
+
+/** The client model's answer. */
+export interface SamplingResult {
+  role: Role;
+  content: TextContent | ImageContent | AudioContent;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+/** A directory or file the client offers as a boundary, by `file://` URI. */
+export interface Root {
+  uri: string;
+  name?: string;
   _meta?: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { createElicitation } from '../engine/create-elicitation.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
-import type { ServerCore } from '../engine/server-core.ts';
-import type { ElicitOutcome, ToolContext } from '../engine/tool-context.ts';
+import type { ServerCore, ServerEvent } from '../engine/server-core.ts';
+import type { AuthInfo, ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { isLogLevel, type LogLevel, logLevels, passesLogLevel } from '../logging/log-level.ts';
@@ -19,16 +19,14 @@ import type {
 } from '../messages/jsonrpc-message.ts';
 import type { ClientCapabilities, Implementation } from '../protocol/mcp-types.ts';
 import { allowsBatches, negotiateLegacyVersion } from '../protocol/protocol-version.ts';
+import { requireUri, resolveResource, resourceNotFound } from '../resources/resource-requests.ts';
 import { CallCancelled } from '../tools/call-tool.ts';
-import type { Transport } from '../transports/transport.ts';
+import type { MessageExtra, Transport } from '../transports/transport.ts';
+import { askUser, type ClientState, RootsCache, sample } from './client-features.ts';
+import { OutgoingRequests } from './outgoing-requests.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 
 type Phase = 'awaiting-initialize' | 'initializing' | 'ready' | 'closed';
-
-interface PendingClientRequest {
-  resolve(result: Record<string, unknown>): void;
-  reject(error: Error): void;
-}
 
 function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
   const error: JsonRpcErrorResponse['error'] = { code, message };
@@ -45,11 +43,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function formElicitationSupported(capabilities: ClientCapabilities, protocolVersion: string): boolean {
-  const elicitation = capabilities.elicitation;
-  if (!isObject(elicitation) || protocolVersion < '2025-06-18') return false;
-  // An empty object predates modes and means form; otherwise form must be listed.
-  return Object.keys(elicitation).length === 0 || 'form' in elicitation;
+/** For a server that keeps no sessions (stateless HTTP): each exchange starts as if initialize had run. */
+export interface AssumedInitialize {
+  protocolVersion: string;
 }
 
 /**
@@ -61,7 +57,9 @@ export class LegacySession {
   readonly #core: ServerCore;
   readonly #transport: Transport;
   readonly #inFlight = new Map<string, AbortController>();
-  readonly #pendingClientRequests = new Map<number, PendingClientRequest>();
+  readonly #outgoing: OutgoingRequests;
+  readonly #roots = new RootsCache();
+  readonly #subscriptions = new Set<string>();
   readonly #unsubscribe: () => void;
   readonly #closed: Promise<void>;
   #markClosed!: () => void;
@@ -70,18 +68,22 @@ export class LegacySession {
   #clientCapabilities: ClientCapabilities = {};
   #clientInfo: Implementation | undefined;
   #logLevel: LogLevel = 'info';
-  #nextClientRequestId = 1;
-  #toolsChangedQueued = false;
+  readonly #listChangesQueued = new Set<string>();
 
-  constructor(core: ServerCore, transport: Transport) {
+  constructor(core: ServerCore, transport: Transport, assumed?: AssumedInitialize) {
     this.#core = core;
     this.#transport = transport;
+    this.#outgoing = new OutgoingRequests((message, relatedRequestId) => this.#sendOrThrow(message, relatedRequestId));
     this.#closed = new Promise((resolve) => {
       this.#markClosed = resolve;
     });
-    this.#unsubscribe = core.onToolsChanged(() => this.#queueToolsChanged());
-    transport.onmessage = (message) => {
-      void this.#receive(message);
+    if (assumed !== undefined) {
+      this.#protocolVersion = negotiateLegacyVersion(assumed.protocolVersion);
+      this.#phase = 'ready';
+    }
+    this.#unsubscribe = core.subscribe((event) => this.#onServerEvent(event));
+    transport.onmessage = (message, extra) => {
+      void this.#receive(message, extra?.authInfo);
     };
     transport.onclose = () => this.#shutDown();
     transport.onerror = (error) => core.report(error, 'transport');
@@ -112,28 +114,32 @@ export class LegacySession {
     for (const controller of this.#inFlight.values())
       controller.abort(new LocalError('connection_closed', 'Connection closed'));
     this.#inFlight.clear();
-    for (const pending of this.#pendingClientRequests.values()) {
-      pending.reject(new LocalError('connection_closed', 'Connection closed before the client answered'));
-    }
-    this.#pendingClientRequests.clear();
+    this.#outgoing.close();
     this.#markClosed();
   }
 
-  #send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    if (this.#phase === 'closed') return Promise.resolve();
-    return this.#transport.send(message).catch((error: unknown) => this.#core.report(error, 'send'));
+  /** Sends, reporting failures: for messages nobody waits on. */
+  #send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: JsonRpcId): Promise<void> {
+    return this.#sendOrThrow(message, relatedRequestId).catch((error: unknown) => this.#core.report(error, 'send'));
   }
 
-  async #receive(value: unknown): Promise<void> {
+  #sendOrThrow(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: JsonRpcId): Promise<void> {
+    if (this.#phase === 'closed') return Promise.reject(new LocalError('connection_closed', 'Connection closed'));
+    return relatedRequestId === undefined
+      ? this.#transport.send(message)
+      : this.#transport.send(message, { relatedRequestId });
+  }
+
+  async #receive(value: unknown, auth: AuthInfo | undefined): Promise<void> {
     if (Array.isArray(value)) {
-      await this.#receiveBatch(value);
+      await this.#receiveBatch(value, auth);
       return;
     }
-    const response = await this.#handleMessage(value);
-    if (response !== undefined) await this.#send(response);
+    const response = await this.#handleMessage(value, auth);
+    if (response !== undefined) await this.#send(response, 'id' in response ? (response.id ?? undefined) : undefined);
   }
 
-  async #receiveBatch(values: unknown[]): Promise<void> {
+  async #receiveBatch(values: unknown[], auth: AuthInfo | undefined): Promise<void> {
     if (!allowsBatches(this.#protocolVersion)) {
       const why =
         this.#protocolVersion === undefined
@@ -148,18 +154,18 @@ export class LegacySession {
       await this.#send(errorResponse(null, JsonRpcErrorCode.InvalidRequest, 'Invalid request: empty batch'));
       return;
     }
-    const responses = await Promise.all(values.map((value) => this.#handleMessage(value, true)));
+    const responses = await Promise.all(values.map((value) => this.#handleMessage(value, auth, true)));
     const answered = responses.filter((response) => response !== undefined);
-    if (answered.length > 0) await this.#send(answered);
+    if (answered.length > 0) await this.#send(answered, answered[0]?.id ?? undefined);
   }
 
-  async #handleMessage(value: unknown, inBatch = false): Promise<JsonRpcResponse | undefined> {
+  async #handleMessage(value: unknown, auth: AuthInfo | undefined, inBatch = false): Promise<JsonRpcResponse | undefined> {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'invalid':
         return { jsonrpc: '2.0', id: classified.id, error: classified.error };
       case 'response':
-        this.#settleClientRequest(classified.message);
+        this.#outgoing.settle(classified.message);
         return undefined;
       case 'notification':
         this.#handleNotification(classified.message);
@@ -172,7 +178,7 @@ export class LegacySession {
             'Invalid request: initialize cannot be part of a batch',
           );
         }
-        return this.#handleRequest(classified.message);
+        return this.#handleRequest(classified.message, auth);
     }
   }
 
@@ -193,12 +199,15 @@ export class LegacySession {
         controller.abort(new LocalError('request_cancelled', reason));
         return;
       }
+      case 'notifications/roots/list_changed':
+        this.#roots.invalidate();
+        return;
       default:
         return; // Unknown notifications are ignored, as JSON-RPC requires.
     }
   }
 
-  async #handleRequest(request: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+  async #handleRequest(request: JsonRpcRequest, auth: AuthInfo | undefined): Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
     const params = request.params ?? {};
     if (method === 'initialize') return this.#initialize(id, params);
@@ -225,11 +234,14 @@ export class LegacySession {
     const token = meta.progressToken;
     const progress = createProgressReporter(
       typeof token === 'string' || Number.isSafeInteger(token) ? (token as string | number) : undefined,
-      (notification) => void this.#send(notification),
+      (notification) => void this.#send(notification, id),
     );
     try {
-      const context = this.#createContext(controller.signal, progress.report);
-      const result = await handleEngineRequest(this.#core, method, params, context);
+      const context = this.#createContext(id, controller.signal, progress.report, auth);
+      const result =
+        method === 'resources/subscribe' || method === 'resources/unsubscribe'
+          ? this.#setSubscription(method, params)
+          : await handleEngineRequest(this.#core, method, params, context);
       if (controller.signal.aborted) return undefined;
       return { jsonrpc: '2.0', id, result };
     } catch (error) {
@@ -275,7 +287,7 @@ export class LegacySession {
     this.#phase = 'initializing';
     const result: Record<string, unknown> = {
       protocolVersion: this.#protocolVersion,
-      capabilities: this.#core.capabilities,
+      capabilities: this.#core.capabilities(),
       serverInfo: this.#serverInfoFor(this.#protocolVersion),
     };
     if (this.#core.instructions !== undefined) result.instructions = this.#core.instructions;
@@ -307,107 +319,76 @@ export class LegacySession {
     return { jsonrpc: '2.0', id, result: {} };
   }
 
-  #createContext(signal: AbortSignal, progress: ToolContext['progress']): ToolContext {
-    const protocolVersion = this.#protocolVersion ?? '';
-    const capabilities = this.#clientCapabilities;
-    const ask = (message: string, requestedSchema: Record<string, unknown>): Promise<ElicitOutcome<unknown>> =>
-      this.#askUser(message, requestedSchema, signal);
+  #createContext(
+    requestId: JsonRpcId,
+    signal: AbortSignal,
+    progress: ToolContext['progress'],
+    auth: AuthInfo | undefined,
+  ): ToolContext {
+    const client: ClientState = {
+      capabilities: this.#clientCapabilities,
+      protocolVersion: this.#protocolVersion ?? '',
+    };
+    const scope = { signal, requestId };
     return {
       signal,
-      protocolVersion,
-      client: { info: this.#clientInfo, capabilities },
+      protocolVersion: client.protocolVersion,
+      client: { info: this.#clientInfo, capabilities: client.capabilities },
       progress,
-      log: (level, data, logger) => this.#log(level, data, logger),
-      ...createElicitation(ask, this.#core.elicitationUnavailable),
+      log: (level, data, logger) => this.#log(level, data, logger, requestId),
+      ...createElicitation(
+        (message, requestedSchema) => askUser(this.#outgoing, client, scope, message, requestedSchema),
+        this.#core.elicitationUnavailable,
+      ),
+      sample: (request) => sample(this.#outgoing, client, scope, request),
+      roots: () => this.#roots.get(this.#outgoing, client, scope),
+      auth,
+      closeStream: () => this.#transport.closeStream?.(requestId),
     };
   }
 
-  #log(level: LogLevel, data: unknown, logger?: string): void {
+  #setSubscription(method: string, params: JsonRpcParams): Record<string, unknown> {
+    if (this.#core.capabilities().resources?.subscribe !== true) {
+      throw new ProtocolError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
+    const uri = requireUri(params, method);
+    if (method === 'resources/unsubscribe') {
+      this.#subscriptions.delete(uri);
+      return {};
+    }
+    if (resolveResource(this.#core, uri) === undefined) throw resourceNotFound(uri);
+    // Bounded: a client cannot grow the set without limit.
+    if (this.#subscriptions.size >= 10_000 && !this.#subscriptions.has(uri)) {
+      throw new ProtocolError(JsonRpcErrorCode.InvalidRequest, 'Too many subscriptions on this connection (10000)');
+    }
+    this.#subscriptions.add(uri);
+    return {};
+  }
+
+  #log(level: LogLevel, data: unknown, logger: string | undefined, requestId?: JsonRpcId): void {
     if (this.#phase === 'closed' || this.#phase === 'awaiting-initialize') return;
     if (!passesLogLevel(level, this.#logLevel)) return;
     const params: Record<string, unknown> = { level, data: redactSecrets(data) };
     if (logger !== undefined) params.logger = logger;
-    void this.#send({ jsonrpc: '2.0', method: 'notifications/message', params });
+    void this.#send({ jsonrpc: '2.0', method: 'notifications/message', params }, requestId);
   }
 
-  async #askUser(
-    message: string,
-    requestedSchema: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<ElicitOutcome<unknown>> {
-    if (!formElicitationSupported(this.#clientCapabilities, this.#protocolVersion ?? '')) {
-      return { action: 'unavailable', reason: 'the client did not declare the elicitation capability' };
+  #onServerEvent(event: ServerEvent): void {
+    if (event.type === 'resource_updated') {
+      if (this.#phase !== 'ready' || !this.#subscriptions.has(event.uri)) return;
+      void this.#send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
+      return;
     }
-    let result: Record<string, unknown>;
-    try {
-      result = await this.#requestClient('elicitation/create', { message, requestedSchema }, signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      if (ProtocolError.isInstance(error)) {
-        return { action: 'unavailable', reason: `the client refused to ask (${error.message.slice(0, 200)})` };
-      }
-      throw error;
-    }
-    const { action, content } = result;
-    if (action === 'accept') return { action, content };
-    if (action === 'decline' || action === 'cancel') return { action };
-    return { action: 'unavailable', reason: 'the client answered the question with an unknown action' };
-  }
-
-  #requestClient(method: string, params: JsonRpcParams, signal: AbortSignal): Promise<Record<string, unknown>> {
-    if (this.#phase === 'closed') return Promise.reject(new LocalError('connection_closed', 'Connection closed'));
-    signal.throwIfAborted();
-    const id = this.#nextClientRequestId++;
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        this.#pendingClientRequests.delete(id);
-        void this.#send({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: id, reason: 'The tool call was cancelled' },
-        });
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#pendingClientRequests.set(id, {
-        resolve: (result) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(result);
-        },
-        reject: (error) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      });
-      void this.#send({ jsonrpc: '2.0', id, method, params });
-    });
-  }
-
-  #settleClientRequest(response: JsonRpcResponse): void {
-    if (typeof response.id !== 'number') return;
-    const pending = this.#pendingClientRequests.get(response.id);
-    if (pending === undefined) return;
-    this.#pendingClientRequests.delete(response.id);
-    if ('error' in response && isObject(response.error)) {
-      const { code, message } = response.error;
-      pending.reject(
-        new ProtocolError(typeof code === 'number' ? code : JsonRpcErrorCode.InternalError, String(message)),
-      );
-    } else if ('result' in response && isObject(response.result)) {
-      pending.resolve(response.result);
-    } else {
-      pending.reject(new ProtocolError(JsonRpcErrorCode.InvalidRequest, 'The client sent a malformed response'));
-    }
-  }
-
-  #queueToolsChanged(): void {
-    if (this.#toolsChangedQueued) return;
-    this.#toolsChangedQueued = true;
-    // Coalesce a burst of registrations into one notification.
+    const method = `notifications/${event.list}/list_changed`;
+    if (this.#listChangesQueued.has(method)) return;
+    this.#listChangesQueued.add(method);
+    // Coalesce a burst of registrations into one notification per list.
     queueMicrotask(() => {
-      this.#toolsChangedQueued = false;
+      this.#listChangesQueued.delete(method);
       if (this.#phase !== 'ready') return;
-      void this.#send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      const capability = this.#core.capabilities()[event.list] as { listChanged?: boolean } | undefined;
+      if (capability?.listChanged !== true) return;
+      void this.#send({ jsonrpc: '2.0', method });
     });
   }
 }

@@ -33,7 +33,7 @@ export async function callTool(
   report: ReportServerError,
 ): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArguments);
-  if (!parsed.success) return toolError(describeArgumentIssues(tool.name, parsed.error.issues));
+  if (!parsed.success) return toolError(describeArgumentIssues(`tool "${tool.name}"`, parsed.error.issues));
 
   let value: unknown;
   try {

@@ -9,11 +9,13 @@ function describePath(path: readonly PropertyKey[]): string {
 }
 
 /**
- * Says, field by field, what was wrong with a tool's arguments and what was
- * expected, so that the model can correct its call (SEP-1303).
+ * Says, field by field, what was wrong with a tool's (or a prompt's)
+ * arguments and what was expected, so that the model can correct its call
+ * (SEP-1303). `subject` names what was called: `tool "add"`.
  */
-export function describeArgumentIssues(toolName: string, issues: readonly z.core.$ZodIssue[]): string {
+export function describeArgumentIssues(subject: string, issues: readonly z.core.$ZodIssue[]): string {
   const lines = issues.slice(0, 20).map((issue) => `- ${describePath(issue.path)}: ${issue.message}`);
   if (issues.length > 20) lines.push(`- …and ${issues.length - 20} more`);
-  return `Invalid arguments for tool "${toolName}":\n${lines.join('\n')}\nFix these fields and call the tool again.`;
+  const verb = subject.startsWith('tool ') ? 'call the tool' : 'try';
+  return `Invalid arguments for ${subject}:\n${lines.join('\n')}\nFix these fields and ${verb} again.`;
 }

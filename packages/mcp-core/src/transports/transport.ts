@@ -1,4 +1,15 @@
-import type { JsonRpcPayload } from '../messages/jsonrpc-message.ts';
+import type { AuthInfo } from '../engine/tool-context.ts';
+import type { JsonRpcId, JsonRpcPayload } from '../messages/jsonrpc-message.ts';
+
+/** Where an outgoing message belongs: the request it answers or was sent while serving. */
+export interface TransportSendOptions {
+  relatedRequestId?: JsonRpcId;
+}
+
+/** What the transport knows about an incoming message beyond its content. */
+export interface MessageExtra {
+  authInfo?: AuthInfo;
+}
 
 /**
  * A duplex channel of JSON-RPC messages. The shape is the one the official
@@ -7,9 +18,12 @@ import type { JsonRpcPayload } from '../messages/jsonrpc-message.ts';
  */
 export interface Transport {
   start(): Promise<void>;
-  send(message: JsonRpcPayload): Promise<void>;
+  /** Streamed transports (HTTP) route by `relatedRequestId`; others ignore it. */
+  send(message: JsonRpcPayload, options?: TransportSendOptions): Promise<void>;
   close(): Promise<void>;
-  onmessage?: ((message: unknown) => void) | undefined;
+  /** Streamed transports only: end the stream carrying that request's response early (see ToolContext.closeStream). */
+  closeStream?(relatedRequestId: JsonRpcId): void;
+  onmessage?: ((message: unknown, extra?: MessageExtra) => void) | undefined;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
 }

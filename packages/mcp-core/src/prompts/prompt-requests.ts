@@ -1,0 +1,58 @@
+import type { ServerCore } from '../engine/server-core.ts';
+import type { ToolContext } from '../engine/tool-context.ts';
+import { ProtocolError } from '../errors/protocol-error.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
+import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
+import type { GetPromptResult } from '../protocol/mcp-types.ts';
+import { describeArgumentIssues } from '../tools/describe-argument-issues.ts';
+import type { PromptGetValue } from './define-prompt.ts';
+
+function invalidParams(message: string): ProtocolError {
+  return new ProtocolError(JsonRpcErrorCode.InvalidParams, message);
+}
+
+function toPromptResult(value: PromptGetValue, name: string): GetPromptResult {
+  if (typeof value === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
+  if (Array.isArray(value)) return { messages: value };
+  if (typeof value === 'object' && value !== null && Array.isArray(value.messages)) return value;
+  throw new TypeError(`Prompt "${name}" get returned neither text, messages, nor a result with messages`);
+}
+
+export function listPrompts(core: ServerCore, params: JsonRpcParams): Record<string, unknown> {
+  const page = core.prompts.page(params.cursor, core.pageSize, 'prompts/list', (prompt) => prompt.name);
+  const result: Record<string, unknown> = { prompts: page.items };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}
+
+/** Unknown prompts and bad arguments are -32602, as the spec asks; the arguments are named in the message. */
+export async function getPrompt(
+  core: ServerCore,
+  params: JsonRpcParams,
+  context: ToolContext,
+): Promise<Record<string, unknown>> {
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string') throw invalidParams('prompts/get needs params.name, the prompt name as a string');
+  const prompt = core.prompts.get(name);
+  if (prompt === undefined) {
+    throw invalidParams(`Unknown prompt: "${name.slice(0, 100)}". Call prompts/list for the available prompts.`);
+  }
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw invalidParams('prompts/get params.arguments must be an object of string values');
+  }
+  const parsed = prompt.arguments.safeParse(args ?? {});
+  if (!parsed.success) throw invalidParams(describeArgumentIssues(`prompt "${name}"`, parsed.error.issues));
+  let value: PromptGetValue;
+  try {
+    value = await prompt.get(parsed.data, context);
+  } catch (error) {
+    if (ToolError.isInstance(error)) throw new ProtocolError(JsonRpcErrorCode.InternalError, error.message);
+    throw error;
+  }
+  const result = toPromptResult(value, name);
+  if (result.description === undefined && prompt.descriptor.description !== undefined) {
+    return { description: prompt.descriptor.description, ...result };
+  }
+  return { ...result };
+}
