@@ -1,6 +1,6 @@
 /**
- * The Toolshed protocol engine: define tools with zod, serve them over stdio
- * or in memory, in every 2025-era protocol revision.
+ * The Toolshed protocol engine: define tools, prompts and resources, serve
+ * them over stdio, Streamable HTTP or in memory, in every 2025-era revision.
  *
  * @module
  */
@@ -10,17 +10,22 @@ export { type CliCommand, parseCliOptions } from './cli/parse-cli-options.ts';
 export { redirectConsoleToStderr } from './cli/redirect-console.ts';
 export { runCli } from './cli/run-cli.ts';
 export { type ServeStdioOptions, serveStdio } from './cli/serve-stdio.ts';
+export type { Completer, CompletionContext } from './completion/completer.ts';
 export {
+  type ConnectOptions,
   createMcpServer,
   type McpServer,
   type McpServerOptions,
   type ServerConnection,
 } from './engine/create-mcp-server.ts';
 export type { ElicitationUnavailablePolicy } from './engine/server-core.ts';
-export type { ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from './engine/tool-context.ts';
+export type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from './engine/tool-context.ts';
 export { LocalError, type LocalErrorCode } from './errors/local-error.ts';
 export { ProtocolError } from './errors/protocol-error.ts';
 export { ToolError } from './errors/tool-error.ts';
+export type { HttpAuthOptions, JwtAuthOptions, StaticBearerToken } from './http/auth/http-auth-options.ts';
+export type { HttpServeOptions } from './http/http-options.ts';
+export { type HttpServerHandle, serveHttp } from './http/serve-http.ts';
 export { type LogLevel, logLevels } from './logging/log-level.ts';
 export { JsonRpcErrorCode } from './messages/jsonrpc-error-code.ts';
 export type {
@@ -34,6 +39,12 @@ export type {
   JsonRpcResponse,
   JsonRpcSuccessResponse,
 } from './messages/jsonrpc-message.ts';
+export {
+  definePrompt,
+  type Prompt,
+  type PromptDefinitionInput,
+  type PromptGetValue,
+} from './prompts/define-prompt.ts';
 export type {
   AudioContent,
   CallToolResult,
@@ -41,16 +52,34 @@ export type {
   ContentAnnotations,
   ContentBlock,
   EmbeddedResource,
+  GetPromptResult,
   Icon,
   ImageContent,
   Implementation,
+  PromptArgument,
+  PromptDescriptor,
+  PromptMessage,
+  ResourceContents,
+  ResourceDescriptor,
   ResourceLink,
+  ResourceTemplateDescriptor,
+  Root,
+  SamplingMessage,
+  SamplingRequest,
+  SamplingResult,
   ServerCapabilities,
   TextContent,
   ToolAnnotations,
   ToolDescriptor,
 } from './protocol/mcp-types.ts';
 export { latestLegacyProtocolVersion, legacyProtocolVersions } from './protocol/protocol-version.ts';
+export { defineResource, type Resource, type ResourceDefinitionInput } from './resources/define-resource.ts';
+export {
+  defineResourceTemplate,
+  type ResourceTemplate,
+  type ResourceTemplateDefinitionInput,
+} from './resources/define-resource-template.ts';
+export type { ResourceReadValue } from './resources/resource-contents.ts';
 export type { ContentAnnotationsInput, ContentOptions } from './results/content-annotations.ts';
 export {
   audioContent,
@@ -65,4 +94,4 @@ export { structuredResult, type ToolResult, toolError, toolResult } from './resu
 export { defineTool, type Tool, type ToolDefinitionInput, type ToolRunResult } from './tools/define-tool.ts';
 export { createInMemoryTransportPair } from './transports/in-memory-transport.ts';
 export { createStdioServerTransport, type StdioServerTransportOptions } from './transports/stdio-server-transport.ts';
-export type { Transport } from './transports/transport.ts';
+export type { MessageExtra, Transport, TransportSendOptions } from './transports/transport.ts';

@@ -74,7 +74,12 @@ export class Catalog<Item extends { readonly descriptor: object }> {
   }
 
   /** One page after `cursor`; `method` names the list method in a bad-cursor error. */
-  page(cursor: unknown, pageSize: number, method: string, keyOf: (item: Item) => string): CatalogPage<Item['descriptor']> {
+  page(
+    cursor: unknown,
+    pageSize: number,
+    method: string,
+    keyOf: (item: Item) => string,
+  ): CatalogPage<Item['descriptor']> {
     const items = this.list();
     let start = 0;
     if (cursor !== undefined) {

@@ -14,7 +14,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function stringValues(value: unknown): Record<string, string> {
   if (!isObject(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** Finds the completer for a prompt argument or a template variable; unknown prompts and templates are -32602. */
@@ -32,7 +34,9 @@ function findCompleter(core: ServerCore, ref: Record<string, unknown>, argumentN
     }
     return template.complete[argumentName];
   }
-  throw invalidParams('completion/complete params.ref must be {type: "ref/prompt", name} or {type: "ref/resource", uri}');
+  throw invalidParams(
+    'completion/complete params.ref must be {type: "ref/prompt", name} or {type: "ref/resource", uri}',
+  );
 }
 
 /** Answers completion/complete: at most 100 suggestions, with the total and whether there are more. */

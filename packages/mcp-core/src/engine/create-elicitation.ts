@@ -12,18 +12,33 @@ const confirmSchema = z.object({
   confirmed: z.boolean().describe('Check to allow this action'),
 });
 
+interface FieldSchema {
+  type?: unknown;
+  enum?: unknown;
+  oneOf?: unknown;
+  anyOf?: unknown;
+  items?: FieldSchema;
+}
+
+/** A field a client can render: a primitive, an enum, or (2025-11-25) an array of enum choices. */
+function isFormField(field: FieldSchema): boolean {
+  if (primitiveTypes.has(String(field.type)) || Array.isArray(field.enum)) return true;
+  const items = field.items;
+  return field.type === 'array' && items !== undefined && (Array.isArray(items.enum) || Array.isArray(items.anyOf));
+}
+
 /** Elicitation forms are flat: one level of strings, numbers, booleans and enums. */
-function toRequestedSchema(schema: z.ZodObject): Record<string, unknown> {
-  const jsonSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as {
-    properties?: Record<string, { type?: unknown; enum?: unknown }>;
+function toRequestedSchema(schema: z.ZodObject, given: Record<string, unknown> | undefined): Record<string, unknown> {
+  const jsonSchema = (given ?? z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' })) as {
+    properties?: Record<string, FieldSchema>;
     required?: string[];
   };
   const properties = jsonSchema.properties ?? {};
   for (const [key, property] of Object.entries(properties)) {
-    if (!primitiveTypes.has(String(property.type)) && !Array.isArray(property.enum)) {
+    if (!isFormField(property)) {
       throw new LocalError(
         'tool_definition_invalid',
-        `Elicitation field "${key}" must be a string, number, integer, boolean or enum; forms cannot nest`,
+        `Elicitation field "${key}" must be a string, number, integer, boolean, enum or array of enum choices; forms cannot nest`,
       );
     }
   }
@@ -51,7 +66,7 @@ export function createElicitation(
   async function elicit<Shape extends z.ZodObject>(
     request: ElicitRequest<Shape>,
   ): Promise<ElicitOutcome<z.output<Shape>>> {
-    const outcome = await ask(request.message, toRequestedSchema(request.schema));
+    const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema));
     if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
     if (outcome.action !== 'accept') return outcome;
     const parsed = request.schema.safeParse(outcome.content ?? {});

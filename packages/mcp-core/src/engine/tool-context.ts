@@ -22,10 +22,17 @@ export interface ConfirmOutcome {
   action: ElicitOutcome<unknown>['action'];
 }
 
-/** A form to show the user: a flat object of strings, numbers, booleans and enums. */
+/** A form to show the user: a flat object of strings, numbers, booleans, enums and multi-select enums. */
 export interface ElicitRequest<Shape extends z.ZodObject> {
   message: string;
+  /** The form's fields; the answer is validated against it. */
   schema: Shape;
+  /**
+   * The form exactly as the client should see it, when zod cannot say it
+   * (titled enums with `oneOf`/`anyOf` of `const` and `title`, legacy
+   * `enumNames`). Default: derived from `schema`.
+   */
+  requestedSchema?: Record<string, unknown>;
 }
 
 /** Who made the request, when the transport authenticated it (HTTP with auth on). */

@@ -1,6 +1,6 @@
+import type { Completer } from '../completion/completer.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
-import type { Completer } from '../completion/completer.ts';
 import type {
   ContentAnnotations,
   Icon,
@@ -26,7 +26,11 @@ export interface ResourceTemplateDefinitionInput {
   /** The concrete resources of this template that `resources/list` should show, if any. */
   list?(context: ToolContext): ResourceDescriptor[] | Promise<ResourceDescriptor[]>;
   /** Reads one expansion. Throw ResourceNotFound-style ProtocolErrors for values that name nothing. */
-  read(uri: string, variables: Record<string, string>, context: ToolContext): ResourceReadValue | Promise<ResourceReadValue>;
+  read(
+    uri: string,
+    variables: Record<string, string>,
+    context: ToolContext,
+  ): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
 /** A validated resource template, ready to register on a server. */

@@ -9,11 +9,12 @@ export interface UriTemplate {
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const simple = { first: '', separator: ',', value: '[^/?#,]*', decode: decodeURIComponent };
 const variablePattern = /^[A-Za-z0-9_]+$/;
 
 /** For each operator: the character before each value, between values, and what a value may contain. */
 const operators: Record<string, { first: string; separator: string; value: string; decode: (s: string) => string }> = {
-  '': { first: '', separator: ',', value: '[^/?#,]*', decode: decodeURIComponent },
+  '': simple,
   '+': { first: '', separator: ',', value: '[^?#,]*', decode: decodeURI },
   '#': { first: '#', separator: ',', value: '[^,]*', decode: decodeURI },
   '/': { first: '/', separator: '/', value: '[^/?#]*', decode: decodeURIComponent },
@@ -51,7 +52,7 @@ export function compileUriTemplate(template: string): UriTemplate {
     }
     pattern += escapeRegExp(rest.slice(0, open));
     const expression = rest.slice(open + 1, close);
-    const operator = /^[+#/.?&]/.test(expression) ? expression[0]! : '';
+    const operator = /^[+#/.?&]/.test(expression) ? expression.charAt(0) : '';
     const names = expression.slice(operator.length).split(',');
     for (const name of names) {
       if (!variablePattern.test(name)) {
@@ -64,7 +65,7 @@ export function compileUriTemplate(template: string): UriTemplate {
     if (operator === '?' || operator === '&') {
       queryVariables.push(...names);
     } else {
-      const { first, separator, value, decode } = operators[operator]!;
+      const { first, separator, value, decode } = operators[operator] ?? simple;
       pattern += names
         .map((name, index) => {
           variables.push(name);
@@ -90,7 +91,7 @@ export function compileUriTemplate(template: string): UriTemplate {
       if (found === null) return undefined;
       const values: Record<string, string> = {};
       for (const [index, name] of variables.entries()) {
-        const decoded = safeDecode(decoders[index]!, found[index + 1] ?? '');
+        const decoded = safeDecode(decoders[index] ?? decodeURIComponent, found[index + 1] ?? '');
         if (decoded === undefined) return undefined;
         values[name] = decoded;
       }

@@ -21,7 +21,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/mcp-types.t
 import { allowsBatches, negotiateLegacyVersion } from '../protocol/protocol-version.ts';
 import { requireUri, resolveResource, resourceNotFound } from '../resources/resource-requests.ts';
 import { CallCancelled } from '../tools/call-tool.ts';
-import type { MessageExtra, Transport } from '../transports/transport.ts';
+import type { Transport } from '../transports/transport.ts';
 import { askUser, type ClientState, RootsCache, sample } from './client-features.ts';
 import { OutgoingRequests } from './outgoing-requests.ts';
 import { createProgressReporter } from './progress-reporter.ts';
@@ -159,7 +159,11 @@ export class LegacySession {
     if (answered.length > 0) await this.#send(answered, answered[0]?.id ?? undefined);
   }
 
-  async #handleMessage(value: unknown, auth: AuthInfo | undefined, inBatch = false): Promise<JsonRpcResponse | undefined> {
+  async #handleMessage(
+    value: unknown,
+    auth: AuthInfo | undefined,
+    inBatch = false,
+  ): Promise<JsonRpcResponse | undefined> {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'invalid':

@@ -43,7 +43,11 @@ export class OutgoingRequests {
       const onAbort = (): void => {
         this.#pending.delete(id);
         void this.#send(
-          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The call was cancelled' } },
+          {
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: 'The call was cancelled' },
+          },
           relatedRequestId,
         ).catch(() => {});
         reject(signal.reason);
@@ -64,9 +68,9 @@ export class OutgoingRequests {
         },
       });
       this.#send({ jsonrpc: '2.0', id, method, params }, relatedRequestId).catch((error: unknown) => {
-        this.#pending.get(id)?.reject(
-          new LocalError('transport_closed', `Could not send ${method} to the client`, { cause: error }),
-        );
+        this.#pending
+          .get(id)
+          ?.reject(new LocalError('transport_closed', `Could not send ${method} to the client`, { cause: error }));
       });
     });
   }

@@ -18,6 +18,12 @@ export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z
   /** For the model: what the tool does, when to use it, units of its inputs and outputs. */
   description: string;
   input: Input;
+  /**
+   * The input JSON Schema shown to clients, verbatim, when the one derived
+   * from `input` is not what you need (a 2020-12 schema with `$defs`, say).
+   * `input` still validates every call. Must be an object schema.
+   */
+  advertisedInputSchema?: Record<string, unknown>;
   output?: Output;
   annotations?: ToolAnnotations;
   icons?: Icon[];
@@ -68,10 +74,15 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   if (typeof definition.run !== 'function') {
     throw new LocalError('tool_definition_invalid', `Tool "${name}" needs a run function`);
   }
+  const derived = toToolJsonSchema(definition.input, 'input', `Tool "${name}" input`);
+  const advertised = definition.advertisedInputSchema;
+  if (advertised !== undefined && advertised.type !== 'object') {
+    throw new LocalError('tool_definition_invalid', `Tool "${name}" advertisedInputSchema must have type "object"`);
+  }
   const descriptor: ToolDescriptor = {
     name,
     description: definition.description,
-    inputSchema: toToolJsonSchema(definition.input, 'input', `Tool "${name}" input`),
+    inputSchema: advertised === undefined ? derived : structuredClone(advertised),
   };
   if (definition.title !== undefined) descriptor.title = definition.title;
   if (definition.output !== undefined) {

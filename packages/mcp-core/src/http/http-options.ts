@@ -1,0 +1,88 @@
+import type { HttpAuthOptions } from './auth/http-auth-options.ts';
+
+export interface HttpServeOptions {
+  /** Address to bind. Default 127.0.0.1: nothing off this machine can connect. */
+  host?: string;
+  /** Port to listen on; 0 picks a free one. Default 0. */
+  port?: number;
+  /** The MCP endpoint's path. Default /mcp. */
+  path?: string;
+  /**
+   * `stateful` (default): Mcp-Session-Id sessions with server-to-client
+   * requests, the GET stream and resumption. `stateless`: every POST stands
+   * alone; no GET stream and no questions to the client.
+   */
+  sessions?: 'stateful' | 'stateless';
+  /**
+   * How requests are answered when the client accepts both: `auto` (default)
+   * streams tools/call as SSE (so progress and logs flow) and answers the rest
+   * as JSON; `sse` and `json` force one. A client that accepts only one gets that one.
+   */
+  responseMode?: 'auto' | 'sse' | 'json';
+  /** Offer the GET stream for server-initiated messages. Default true; false answers GET with 405. */
+  standaloneStream?: boolean;
+  /** Host header names accepted. Default: loopback names when bound to loopback; any otherwise. */
+  allowedHosts?: readonly string[];
+  /** Browser origins accepted. Default: any loopback origin when bound to loopback; none otherwise. */
+  allowedOrigins?: readonly string[];
+  /** POST body cap in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Live sessions at most; initialize beyond it gets 503. Default 1000. */
+  maxSessions?: number;
+  /** A session with no request and no open stream for this long ends. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** `retry:` advice to clients in priming events. Default 2000 ms. */
+  sseRetryMs?: number;
+  /** Events kept per stream for resumption. Default 1000. */
+  eventsPerStream?: number;
+  /** Comment lines on quiet SSE streams, against proxies that cut idle connections. Default 25 s. */
+  keepAliveMs?: number;
+  /** Time allowed to send request headers; against slow-loris clients. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time allowed to send a whole request body. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** On close, how long in-flight calls may finish before connections are cut. Default 10 s. */
+  shutdownGraceMs?: number;
+  /** Resource-server auth. Off by default, which is allowed on loopback only. */
+  auth?: HttpAuthOptions;
+  /** Serve without auth on a non-loopback address. Anyone who can reach the port can call every tool. */
+  allowInsecureNoAuth?: boolean;
+}
+
+export interface ResolvedHttpOptions {
+  host: string;
+  port: number;
+  path: string;
+  stateless: boolean;
+  responseMode: 'auto' | 'sse' | 'json';
+  standaloneStream: boolean;
+  maxBodyBytes: number;
+  maxSessions: number;
+  sessionIdleMs: number;
+  sseRetryMs: number;
+  eventsPerStream: number;
+  keepAliveMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  shutdownGraceMs: number;
+}
+
+export function resolveHttpOptions(options: HttpServeOptions): ResolvedHttpOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    path: options.path ?? '/mcp',
+    stateless: options.sessions === 'stateless',
+    responseMode: options.responseMode ?? 'auto',
+    standaloneStream: options.standaloneStream ?? true,
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxSessions: options.maxSessions ?? 1000,
+    sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
+    sseRetryMs: options.sseRetryMs ?? 2000,
+    eventsPerStream: options.eventsPerStream ?? 1000,
+    keepAliveMs: options.keepAliveMs ?? 25_000,
+    headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    shutdownGraceMs: options.shutdownGraceMs ?? 10_000,
+  };
+}

@@ -1,0 +1,303 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { AuthInfo } from '../engine/tool-context.ts';
+import { LocalError } from '../errors/local-error.ts';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from '../messages/jsonrpc-message.ts';
+import type { MessageExtra, Transport, TransportSendOptions } from '../transports/transport.ts';
+import { EventLog } from './event-log.ts';
+import { openSse, writeSseEvent, writeSseKeepAlive } from './sse-writer.ts';
+
+export type ResponseMode = 'json' | 'sse';
+
+export interface HttpSessionTransportOptions {
+  /** Events kept per stream for Last-Event-ID resumption. */
+  eventsPerStream: number;
+  /** Finished streams whose client went away, kept for resumption; the oldest go first. */
+  retainedStreams: number;
+  /** The `retry:` advice in priming events, in milliseconds. */
+  retryMs: number;
+}
+
+interface Stream {
+  readonly id: string;
+  readonly standalone: boolean;
+  readonly log: EventLog;
+  readonly mode: ResponseMode;
+  res: ServerResponse | undefined;
+  /** Requests of this POST still unanswered. */
+  readonly pending: Set<string>;
+  /** JSON mode: the answers, written together once all are in. */
+  readonly answers: JsonRpcMessage[];
+  readonly batch: boolean;
+}
+
+/** Where a GET with Last-Event-ID left off. */
+export type ResumeOutcome = 'resumed' | 'unknown' | 'busy';
+
+/** "1" and 1 are different request ids. */
+function idKey(id: JsonRpcId): string {
+  return typeof id === 'string' ? `s${id}` : `n${id}`;
+}
+
+function isResponse(message: JsonRpcMessage): message is JsonRpcMessage & { id: JsonRpcId } {
+  return 'id' in message && ('result' in message || 'error' in message);
+}
+
+function isRequest(message: JsonRpcMessage): boolean {
+  return 'id' in message && 'method' in message;
+}
+
+/**
+ * One Streamable HTTP session seen as a Transport: each POST that carries
+ * requests opens a stream (an SSE response, or one JSON body), the optional
+ * GET opens the standalone stream, and every outgoing message goes on
+ * exactly one of them — a response on its request's stream, what a request
+ * causes (progress, logs, elicitation) on that request's stream, the rest on
+ * the standalone stream. SSE events are logged per stream so a client that
+ * lost a connection resumes with Last-Event-ID.
+ */
+export class HttpSessionTransport implements Transport {
+  onmessage: ((message: unknown, extra?: MessageExtra) => void) | undefined;
+  onclose: (() => void) | undefined;
+  onerror: ((error: Error) => void) | undefined;
+  /** The version initialize settled on; priming events are for 2025-11-25 and later. */
+  protocolVersion: string | undefined;
+  readonly #options: HttpSessionTransportOptions;
+  readonly #streams = new Map<string, Stream>();
+  readonly #byRequest = new Map<string, Stream>();
+  readonly #retained: string[] = [];
+  #standalone: Stream | undefined;
+  #closed = false;
+
+  constructor(options: HttpSessionTransportOptions, protocolVersion?: string) {
+    this.#options = options;
+    this.protocolVersion = protocolVersion;
+  }
+
+  /** Requests received and not yet answered, across all streams. */
+  get pendingRequests(): number {
+    return this.#byRequest.size;
+  }
+
+  /** Live SSE connections (a session with one is not idle). */
+  get openConnections(): number {
+    let count = 0;
+    for (const stream of this.#streams.values()) if (stream.res !== undefined) count++;
+    return count;
+  }
+
+  async start(): Promise<void> {}
+
+  /**
+   * Takes one POST. Without requests it is answered 202 at once; with
+   * requests the response stays open until each has its answer.
+   */
+  acceptPost(
+    res: ServerResponse,
+    payload: unknown,
+    requestIds: readonly JsonRpcId[],
+    mode: ResponseMode,
+    auth: AuthInfo | undefined,
+    headers: Record<string, string>,
+  ): void {
+    if (requestIds.length === 0) {
+      res.writeHead(202, headers).end();
+      this.#deliver(payload, auth);
+      return;
+    }
+    const stream = this.#openStream(false, mode, Array.isArray(payload));
+    for (const id of requestIds) {
+      stream.pending.add(idKey(id));
+      this.#byRequest.set(idKey(id), stream);
+    }
+    if (mode === 'sse') {
+      openSse(res, headers);
+      this.#attach(stream, res);
+      this.#prime(stream, res);
+    } else {
+      stream.res = res;
+      res.once('close', () => {
+        if (stream.res === res) stream.res = undefined;
+      });
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    }
+    this.#deliver(payload, auth);
+  }
+
+  /** Opens the standalone stream for server-initiated messages; false when one is already open. */
+  acceptStandalone(res: ServerResponse, headers: Record<string, string>): boolean {
+    this.#standalone ??= this.#openStream(true, 'sse', false);
+    if (this.#standalone.res !== undefined) return false;
+    openSse(res, headers);
+    this.#attach(this.#standalone, res);
+    this.#prime(this.#standalone, res);
+    return true;
+  }
+
+  /** Replays a stream after `lastEventId` and, when it is still going, carries on on this connection. */
+  resume(res: ServerResponse, lastEventId: string, headers: Record<string, string>): ResumeOutcome {
+    const dot = lastEventId.lastIndexOf('.');
+    const stream = this.#streams.get(lastEventId.slice(0, dot));
+    const seq = Number(lastEventId.slice(dot + 1));
+    if (dot === -1 || stream === undefined || !Number.isSafeInteger(seq)) return 'unknown';
+    const missed = stream.log.after(seq);
+    if (missed === undefined) return 'unknown';
+    if (stream.res !== undefined) return 'busy';
+    openSse(res, headers);
+    for (const event of missed) writeSseEvent(res, `${stream.id}.${event.seq}`, event.data);
+    if (!stream.standalone && stream.pending.size === 0) {
+      res.end();
+      this.#forget(stream);
+      return 'resumed';
+    }
+    this.#attach(stream, res);
+    return 'resumed';
+  }
+
+  async send(message: JsonRpcPayload, options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) throw new LocalError('transport_closed', 'The HTTP session has ended');
+    if (Array.isArray(message)) {
+      for (const item of message) await this.send(item, options);
+      return;
+    }
+    if (isResponse(message)) {
+      this.#noteInitialize(message);
+      const stream = message.id === null ? undefined : this.#byRequest.get(idKey(message.id));
+      if (stream !== undefined) this.#answer(stream, message);
+      return; // An answer to a request nobody waits for any more has nowhere to go.
+    }
+    const related = options?.relatedRequestId;
+    const stream = related === undefined ? undefined : this.#byRequest.get(idKey(related));
+    if (stream !== undefined && stream.mode === 'sse') {
+      this.#emit(stream, message);
+      return;
+    }
+    // A JSON-mode stream carries only its answers: what else the request causes goes on the standalone stream.
+    this.#sendStandalone(message, stream !== undefined);
+  }
+
+  closeStream(relatedRequestId: JsonRpcId): void {
+    const stream = this.#byRequest.get(idKey(relatedRequestId));
+    if (stream?.mode !== 'sse' || stream.res === undefined) return;
+    const res = stream.res;
+    stream.res = undefined;
+    res.end();
+  }
+
+  /** Writes a comment on every open SSE connection, so quiet streams survive proxies. */
+  keepAlive(): void {
+    for (const stream of this.#streams.values()) if (stream.res !== undefined) writeSseKeepAlive(stream.res);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stream of this.#streams.values()) {
+      const res = stream.res;
+      stream.res = undefined;
+      res?.end();
+    }
+    this.#streams.clear();
+    this.#byRequest.clear();
+    this.onclose?.();
+  }
+
+  #deliver(payload: unknown, auth: AuthInfo | undefined): void {
+    this.onmessage?.(payload, auth === undefined ? undefined : { authInfo: auth });
+  }
+
+  #openStream(standalone: boolean, mode: ResponseMode, batch: boolean): Stream {
+    const stream: Stream = {
+      id: randomBytes(9).toString('base64url'),
+      standalone,
+      log: new EventLog(this.#options.eventsPerStream),
+      mode,
+      res: undefined,
+      pending: new Set(),
+      answers: [],
+      batch,
+    };
+    this.#streams.set(stream.id, stream);
+    return stream;
+  }
+
+  #attach(stream: Stream, res: ServerResponse): void {
+    stream.res = res;
+    // The client going away is not a cancellation: the work goes on and is logged for resumption.
+    res.once('close', () => {
+      if (stream.res === res) stream.res = undefined;
+    });
+  }
+
+  #prime(stream: Stream, res: ServerResponse): void {
+    if ((this.protocolVersion ?? '') < '2025-11-25') return;
+    writeSseEvent(res, `${stream.id}.0`, '', this.#options.retryMs);
+  }
+
+  #emit(stream: Stream, message: JsonRpcMessage): void {
+    const event = stream.log.append(JSON.stringify(message));
+    if (stream.res !== undefined) writeSseEvent(stream.res, `${stream.id}.${event.seq}`, event.data);
+  }
+
+  #answer(stream: Stream, message: JsonRpcMessage & { id: JsonRpcId }): void {
+    const key = idKey(message.id);
+    stream.pending.delete(key);
+    this.#byRequest.delete(key);
+    if (stream.mode === 'sse') this.#emit(stream, message);
+    else stream.answers.push(message);
+    if (stream.pending.size > 0) return;
+    const res = stream.res;
+    stream.res = undefined;
+    if (stream.mode === 'json') {
+      this.#streams.delete(stream.id);
+      if (res === undefined || res.headersSent) return;
+      const body = JSON.stringify(stream.batch ? stream.answers : stream.answers[0]);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    if (res !== undefined) {
+      res.end();
+      this.#forget(stream);
+    } else {
+      this.#retain(stream);
+    }
+  }
+
+  #sendStandalone(message: JsonRpcMessage, fromJsonStream: boolean): void {
+    const standalone = this.#standalone;
+    if (standalone !== undefined && (standalone.res !== undefined || !isRequest(message))) {
+      this.#emit(standalone, message);
+      return;
+    }
+    if (isRequest(message)) {
+      throw new LocalError(
+        'transport_closed',
+        fromJsonStream
+          ? 'The client asked for a JSON response and has no GET stream open, so the server cannot ask it anything during this call'
+          : 'The client has no GET stream open for server requests',
+      );
+    }
+    // A notification with no stream to carry it is dropped, as the spec allows.
+  }
+
+  #noteInitialize(message: JsonRpcMessage): void {
+    if (this.protocolVersion !== undefined || !('result' in message)) return;
+    const result = message.result as Record<string, unknown>;
+    if (typeof result.protocolVersion === 'string' && typeof result.serverInfo === 'object') {
+      this.protocolVersion = result.protocolVersion;
+    }
+  }
+
+  #forget(stream: Stream): void {
+    this.#streams.delete(stream.id);
+  }
+
+  #retain(stream: Stream): void {
+    this.#retained.push(stream.id);
+    while (this.#retained.length > this.#options.retainedStreams) {
+      const oldest = this.#retained.shift();
+      if (oldest !== undefined) this.#streams.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http';
+
+export type BodyOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; status: 400 | 413 | 415; code: number; message: string };
+
+/**
+ * Reads a POST body as JSON with a byte cap. Stops reading (and says 413) as
+ * soon as the cap is passed, so an oversized body costs no more than the cap.
+ */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    return {
+      ok: false,
+      status: 415,
+      code: -32000,
+      message: 'Unsupported Media Type: send Content-Type: application/json',
+    };
+  }
+  const declared = Number(req.headers['content-length']);
+  const tooLarge = {
+    ok: false,
+    status: 413,
+    code: -32000,
+    message: `Payload too large: the limit is ${maxBytes} bytes`,
+  } as const;
+  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) return tooLarge;
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks, size).toString('utf8');
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, status: 400, code: -32700, message: 'Parse error: the body is not valid JSON' };
+  }
+}
