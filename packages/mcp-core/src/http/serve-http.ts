@@ -72,6 +72,8 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
   const server = createServer({
     headersTimeout: config.headersTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
+    // How often Node enforces the two timeouts above; its default (30 s) would let short ones slip.
+    connectionsCheckingInterval: Math.max(100, Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4),
     keepAliveTimeout: 5_000,
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -80,8 +82,10 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
       writeJsonRpcError(res, 500, -32603, 'Internal error');
     });
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   });
 
   await new Promise<void>((resolve, reject) => {
