@@ -27,7 +27,9 @@ export async function send(
   if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const request: RequestInit = { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers };
+  if (body !== undefined) request.body = body;
+  const response = await fetch(url, request);
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
 }
@@ -50,12 +52,13 @@ export function parseSse(text: string): SseEvent[] {
     });
 }
 
-export const initializeBody = (protocolVersion = '2025-11-25', capabilities: Record<string, unknown> = {}) => ({
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion, capabilities, clientInfo: { name: 'raw-http', version: '1.0.0' } },
-});
+export function initializeBody(
+  protocolVersion = '2025-11-25',
+  capabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const clientInfo = { name: 'raw-http', version: '1.0.0' };
+  return { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities, clientInfo } };
+}
 
 /** Initializes a session the way a client must, and returns the headers that later requests carry. */
 export async function openSession(

@@ -203,7 +203,22 @@ export class HttpSessionTransport implements Transport {
   }
 
   #deliver(payload: unknown, auth: AuthInfo | undefined): void {
+    for (const item of Array.isArray(payload) ? payload : [payload]) this.#noteCancellation(item);
     this.onmessage?.(payload, auth === undefined ? undefined : { authInfo: auth });
+  }
+
+  /** A cancelled request is never answered (the spec says so), so its stream must not wait for it. */
+  #noteCancellation(item: unknown): void {
+    const message = item as { method?: unknown; params?: { requestId?: unknown } };
+    if (message.method !== 'notifications/cancelled') return;
+    const requestId = message.params?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const key = idKey(requestId);
+    const stream = this.#byRequest.get(key);
+    if (stream === undefined) return;
+    stream.pending.delete(key);
+    this.#byRequest.delete(key);
+    if (stream.pending.size === 0) this.#finish(stream);
   }
 
   #openStream(standalone: boolean, mode: ResponseMode, batch: boolean): Stream {
@@ -245,12 +260,20 @@ export class HttpSessionTransport implements Transport {
     this.#byRequest.delete(key);
     if (stream.mode === 'sse') this.#emit(stream, message);
     else stream.answers.push(message);
-    if (stream.pending.size > 0) return;
+    if (stream.pending.size === 0) this.#finish(stream);
+  }
+
+  /** Ends a stream whose requests are all answered (or cancelled). */
+  #finish(stream: Stream): void {
     const res = stream.res;
     stream.res = undefined;
     if (stream.mode === 'json') {
       this.#streams.delete(stream.id);
       if (res === undefined || res.headersSent) return;
+      if (stream.answers.length === 0) {
+        res.writeHead(204).end(); // Every request in it was cancelled: there is nothing to say.
+        return;
+      }
       const body = JSON.stringify(stream.batch ? stream.answers : stream.answers[0]);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
