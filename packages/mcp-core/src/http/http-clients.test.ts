@@ -190,11 +190,9 @@ describe('SDK v2 client (legacy mode) over Streamable HTTP', () => {
     expect(await client.callTool({ name: 'confirm_delete', arguments: { target: 'y' } })).toMatchObject({
       structuredContent: { confirmed: false, action: 'decline' },
     });
+    // v2 cancels by dropping the call's stream; the 2025 spec says that is no cancellation, so the call runs on.
     const controller = new AbortController();
-    const call = client.callTool(
-      { name: 'wait', arguments: { steps: 1000, stepMs: 5 } },
-      { signal: controller.signal },
-    );
+    const call = client.callTool({ name: 'wait', arguments: { steps: 30, stepMs: 5 } }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(call).rejects.toThrow();
     await client.close();
