@@ -98,7 +98,12 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}${config.path}`;
-  if (options.auth !== undefined) authenticator = createAuthenticator(options.auth, options.auth.resource ?? url);
+  try {
+    if (options.auth !== undefined) authenticator = createAuthenticator(options.auth, options.auth.resource ?? url);
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
 
   const timers = [
     setInterval(() => {
