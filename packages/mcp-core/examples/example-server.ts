@@ -3,7 +3,17 @@
  * talks to it, and the tests and benchmarks use it as a real child process.
  */
 
-import { createMcpServer, defineTool, serveStdio, ToolError, textContent, toolResult } from '@toolshed/mcp-core';
+import {
+  createMcpServer,
+  defineCli,
+  defineTool,
+  httpCliOptions,
+  runCli,
+  serve,
+  ToolError,
+  textContent,
+  toolResult,
+} from '@toolshed/mcp-core';
 import * as z from 'zod';
 
 const echo = defineTool({
@@ -66,4 +76,12 @@ const exampleServer = createMcpServer({
   tools: [echo, add, countSlowly, deleteNote],
 });
 
-await serveStdio(exampleServer);
+const cli = defineCli({
+  name: 'toolshed-example',
+  version: '0.1.0',
+  summary: 'Example MCP tools (echo, add, count_slowly, delete_note) over stdio or Streamable HTTP',
+  options: httpCliOptions,
+  examples: ['toolshed-example', 'toolshed-example --http 3000'],
+});
+
+await runCli(cli, process.argv.slice(2), process.env, (options) => serve(exampleServer, options));
