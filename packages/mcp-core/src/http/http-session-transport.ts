@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AuthInfo } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from '../messages/jsonrpc-message.ts';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transports/transport.ts';
 import { EventLog } from './event-log.ts';
-import { openSse, writeSseEvent, writeSseKeepAlive } from './sse-writer.ts';
+import { SseConnection } from './sse-connection.ts';
 
 export type ResponseMode = 'json' | 'sse';
 
@@ -21,9 +20,13 @@ export interface HttpSessionTransportOptions {
 interface Stream {
   readonly id: string;
   readonly standalone: boolean;
-  readonly log: EventLog;
+  /** SSE streams only: what was sent, for resumption. */
+  readonly log: EventLog | undefined;
   readonly mode: ResponseMode;
-  res: ServerResponse | undefined;
+  /** The live SSE connection. */
+  res: SseConnection | undefined;
+  /** JSON mode: the response the answers will be written on. */
+  json: ServerResponse | undefined;
   /** Requests of this POST still unanswered. */
   readonly pending: Set<string>;
   /** JSON mode: the answers, written together once all are in. */
@@ -68,6 +71,8 @@ export class HttpSessionTransport implements Transport {
   readonly #retained: string[] = [];
   #standalone: Stream | undefined;
   #closed = false;
+  /** Stream ids need only be unique within the session, which the session id already guards. */
+  #nextStreamId = 1;
 
   constructor(options: HttpSessionTransportOptions, protocolVersion?: string) {
     this.#options = options;
@@ -111,13 +116,11 @@ export class HttpSessionTransport implements Transport {
       this.#byRequest.set(idKey(id), stream);
     }
     if (mode === 'sse') {
-      openSse(res, headers);
-      this.#attach(stream, res);
-      this.#prime(stream, res);
+      this.#prime(stream, this.#attach(stream, res, headers));
     } else {
-      stream.res = res;
+      stream.json = res;
       res.once('close', () => {
-        if (stream.res === res) stream.res = undefined;
+        if (stream.json === res) stream.json = undefined;
       });
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     }
@@ -128,9 +131,7 @@ export class HttpSessionTransport implements Transport {
   acceptStandalone(res: ServerResponse, headers: Record<string, string>): boolean {
     this.#standalone ??= this.#openStream(true, 'sse', false);
     if (this.#standalone.res !== undefined) return false;
-    openSse(res, headers);
-    this.#attach(this.#standalone, res);
-    this.#prime(this.#standalone, res);
+    this.#prime(this.#standalone, this.#attach(this.#standalone, res, headers));
     return true;
   }
 
@@ -140,17 +141,16 @@ export class HttpSessionTransport implements Transport {
     const stream = this.#streams.get(lastEventId.slice(0, dot));
     const seq = Number(lastEventId.slice(dot + 1));
     if (dot === -1 || stream === undefined || !Number.isSafeInteger(seq)) return 'unknown';
-    const missed = stream.log.after(seq);
+    const missed = stream.log?.after(seq);
     if (missed === undefined) return 'unknown';
     if (stream.res !== undefined) return 'busy';
-    openSse(res, headers);
-    for (const event of missed) writeSseEvent(res, `${stream.id}.${event.seq}`, event.data);
+    const connection = this.#attach(stream, res, headers);
+    for (const event of missed) connection.event(`${stream.id}.${event.seq}`, event.data);
     if (!stream.standalone && stream.pending.size === 0) {
-      res.end();
+      stream.res = undefined;
+      connection.end();
       this.#forget(stream);
-      return 'resumed';
     }
-    this.#attach(stream, res);
     return 'resumed';
   }
 
@@ -186,7 +186,7 @@ export class HttpSessionTransport implements Transport {
 
   /** Writes a comment on every open SSE connection, so quiet streams survive proxies. */
   keepAlive(): void {
-    for (const stream of this.#streams.values()) if (stream.res !== undefined) writeSseKeepAlive(stream.res);
+    for (const stream of this.#streams.values()) stream.res?.keepAlive();
   }
 
   async close(): Promise<void> {
@@ -196,6 +196,7 @@ export class HttpSessionTransport implements Transport {
       const res = stream.res;
       stream.res = undefined;
       res?.end();
+      stream.json?.end();
     }
     this.#streams.clear();
     this.#byRequest.clear();
@@ -223,11 +224,12 @@ export class HttpSessionTransport implements Transport {
 
   #openStream(standalone: boolean, mode: ResponseMode, batch: boolean): Stream {
     const stream: Stream = {
-      id: randomBytes(9).toString('base64url'),
+      id: `s${this.#nextStreamId++}`,
       standalone,
-      log: new EventLog(this.#options.eventsPerStream),
+      log: mode === 'sse' ? new EventLog(this.#options.eventsPerStream) : undefined,
       mode,
       res: undefined,
+      json: undefined,
       pending: new Set(),
       answers: [],
       batch,
@@ -236,22 +238,24 @@ export class HttpSessionTransport implements Transport {
     return stream;
   }
 
-  #attach(stream: Stream, res: ServerResponse): void {
-    stream.res = res;
+  #attach(stream: Stream, res: ServerResponse, headers: Record<string, string>): SseConnection {
+    const connection = new SseConnection(res, headers);
+    stream.res = connection;
     // The client going away is not a cancellation: the work goes on and is logged for resumption.
     res.once('close', () => {
-      if (stream.res === res) stream.res = undefined;
+      if (stream.res === connection) stream.res = undefined;
     });
+    return connection;
   }
 
-  #prime(stream: Stream, res: ServerResponse): void {
+  #prime(stream: Stream, connection: SseConnection): void {
     if ((this.protocolVersion ?? '') < '2025-11-25') return;
-    writeSseEvent(res, `${stream.id}.0`, '', this.#options.retryMs);
+    connection.event(`${stream.id}.0`, '', this.#options.retryMs);
   }
 
   #emit(stream: Stream, message: JsonRpcMessage): void {
-    const event = stream.log.append(JSON.stringify(message));
-    if (stream.res !== undefined) writeSseEvent(stream.res, `${stream.id}.${event.seq}`, event.data);
+    const event = stream.log?.append(JSON.stringify(message));
+    if (event !== undefined) stream.res?.event(`${stream.id}.${event.seq}`, event.data);
   }
 
   #answer(stream: Stream, message: JsonRpcMessage & { id: JsonRpcId }): void {
@@ -265,9 +269,9 @@ export class HttpSessionTransport implements Transport {
 
   /** Ends a stream whose requests are all answered (or cancelled). */
   #finish(stream: Stream): void {
-    const res = stream.res;
-    stream.res = undefined;
     if (stream.mode === 'json') {
+      const res = stream.json;
+      stream.json = undefined;
       this.#streams.delete(stream.id);
       if (res === undefined || res.headersSent) return;
       if (stream.answers.length === 0) {
@@ -279,6 +283,8 @@ export class HttpSessionTransport implements Transport {
       res.end(body);
       return;
     }
+    const res = stream.res;
+    stream.res = undefined;
     if (res !== undefined) {
       res.end();
       this.#forget(stream);

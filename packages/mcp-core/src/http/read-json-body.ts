@@ -26,14 +26,26 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     message: `Payload too large: the limit is ${maxBytes} bytes`,
   } as const;
   if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) return tooLarge;
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks, size).toString('utf8');
+  // Plain events rather than `for await`: the async iterator costs more than the JSON parse on small bodies.
+  const text = await new Promise<string | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]?.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')),
+    );
+    req.once('error', reject);
+  });
+  if (text === undefined) return tooLarge;
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

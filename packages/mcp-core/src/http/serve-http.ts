@@ -128,17 +128,19 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestUrl = new URL(req.url ?? '/', 'http://localhost');
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    const pathname = query === -1 ? target : target.slice(0, query);
     const refusal = checkOrigin(policy, req.headers.host, headerValue(req, 'origin'));
     if (refusal !== undefined) {
       writeJsonRpcError(res, 403, HttpErrorCode.Refused, `Forbidden: ${refusal} (DNS rebinding protection)`);
       return;
     }
-    if (authenticator?.metadataPaths.includes(requestUrl.pathname)) {
+    if (authenticator?.metadataPaths.includes(pathname)) {
       serveMetadata(req, res, authenticator);
       return;
     }
-    if (requestUrl.pathname !== config.path) {
+    if (pathname !== config.path) {
       writeJsonRpcError(res, 404, HttpErrorCode.Refused, `Not found: the MCP endpoint is ${config.path}`);
       return;
     }
@@ -148,7 +150,7 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
     }
     let auth: AuthInfo | undefined;
     if (authenticator !== undefined) {
-      const outcome = await authenticator.authenticate(req, requestUrl);
+      const outcome = await authenticator.authenticate(req, query === -1 ? '' : target.slice(query + 1));
       if (!outcome.ok) {
         writeJsonRpcError(res, outcome.status, HttpErrorCode.Refused, outcome.message, {
           'www-authenticate': outcome.wwwAuthenticate,

@@ -14,7 +14,8 @@ export interface Authenticator {
   /** Where the RFC 9728 metadata is served, as paths on this server. */
   readonly metadataPaths: readonly string[];
   readonly metadata: Record<string, unknown>;
-  authenticate(req: IncomingMessage, url: URL): Promise<AuthOutcome>;
+  /** `query` is the request's query string, without the `?`. */
+  authenticate(req: IncomingMessage, query: string): Promise<AuthOutcome>;
 }
 
 function quote(text: string): string {
@@ -59,8 +60,8 @@ export function createAuthenticator(options: HttpAuthOptions, resource: string):
   return {
     metadataPaths,
     metadata,
-    async authenticate(req, url) {
-      if (url.searchParams.has('access_token')) {
+    async authenticate(req, query) {
+      if (new URLSearchParams(query).has('access_token')) {
         const message = 'Access tokens in the URL are refused; send them in the Authorization header';
         return { ok: false, status: 401, message, wwwAuthenticate: challenge('invalid_request', message, scopeText) };
       }
