@@ -72,11 +72,14 @@ describe('SDK v1 client over Streamable HTTP', () => {
       { capabilities: { elicitation: {}, sampling: {}, roots: { listChanged: true } } },
     );
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirmed: true } }));
-    client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
-      role: 'assistant',
-      content: { type: 'text', text: `summary of ${(request.params.messages[0]?.content as { text: string }).text}` },
-      model: 'test-model',
-    }));
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      const asked = request.params.messages[0]?.content as { text?: string } | undefined;
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: `summary of ${asked?.text ?? ''}` },
+        model: 'test-model',
+      };
+    });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
     const recording = recordMessages(new HttpTransportV1(new URL(http.url)));
     await client.connect(recording.transport);
