@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { ElicitationUnavailablePolicy } from './server-core.ts';
-import type { ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from './tool-context.ts';
+import type { ConfirmOutcome, ElicitOutcome, ElicitRequest } from './tool-context.ts';
 
 /** How an era asks the user: the 2025 session sends elicitation/create; 2026 will return input_required. */
 export type AskUser = (message: string, requestedSchema: Record<string, unknown>) => Promise<ElicitOutcome<unknown>>;
@@ -54,37 +54,32 @@ function refuse(reason: string): never {
 }
 
 /**
- * Builds a context's `elicit` and `confirm` from an era's way of asking.
- * Answers are validated against the form; when the client cannot ask, the
- * server's policy decides: `fail` ends the call with an error the model sees,
- * `decline` hands the tool an `unavailable` outcome. Never a silent yes.
+ * A context's `elicit`, from an era's way of asking. The answer is validated
+ * against the form; when the client cannot ask, the server's policy decides:
+ * `fail` ends the call with an error the model sees, `decline` hands the tool
+ * an `unavailable` outcome. Never a silent yes.
  */
-export function createElicitation(
+export async function elicitForm<Shape extends z.ZodObject>(
   ask: AskUser,
   policy: ElicitationUnavailablePolicy,
-): Pick<ToolContext, 'elicit' | 'confirm'> {
-  async function elicit<Shape extends z.ZodObject>(
-    request: ElicitRequest<Shape>,
-  ): Promise<ElicitOutcome<z.output<Shape>>> {
-    const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema));
-    if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
-    if (outcome.action !== 'accept') return outcome;
-    const parsed = request.schema.safeParse(outcome.content ?? {});
-    if (!parsed.success) {
-      throw new ToolError(
-        'The answer the client returned does not match the form that was asked; no action was taken.',
-      );
-    }
-    return { action: 'accept', content: parsed.data };
+  request: ElicitRequest<Shape>,
+): Promise<ElicitOutcome<z.output<Shape>>> {
+  const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema));
+  if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
+  if (outcome.action !== 'accept') return outcome;
+  const parsed = request.schema.safeParse(outcome.content ?? {});
+  if (!parsed.success) {
+    throw new ToolError('The answer the client returned does not match the form that was asked; no action was taken.');
   }
+  return { action: 'accept', content: parsed.data };
+}
 
-  async function confirm(message: string): Promise<ConfirmOutcome> {
-    const outcome = await elicit({ message, schema: confirmSchema });
-    return {
-      confirmed: outcome.action === 'accept' && outcome.content.confirmed === true,
-      action: outcome.action,
-    };
-  }
-
-  return { elicit, confirm };
+/** A context's `confirm`: a yes/no form where only an explicit yes confirms. */
+export async function confirmAction(
+  ask: AskUser,
+  policy: ElicitationUnavailablePolicy,
+  message: string,
+): Promise<ConfirmOutcome> {
+  const outcome = await elicitForm(ask, policy, { message, schema: confirmSchema });
+  return { confirmed: outcome.action === 'accept' && outcome.content.confirmed === true, action: outcome.action };
 }

@@ -27,7 +27,6 @@ export async function handleEngineRequest(
   params: JsonRpcParams,
   context: ToolContext,
 ): Promise<Record<string, unknown>> {
-  const capabilities = core.capabilities();
   switch (method) {
     case 'ping':
       return {};
@@ -50,16 +49,16 @@ export async function handleEngineRequest(
     case 'resources/list':
     case 'resources/templates/list':
     case 'resources/read':
-      if (capabilities.resources === undefined) throw methodNotFound(method);
+      if (core.capabilities().resources === undefined) throw methodNotFound(method);
       if (method === 'resources/list') return listResources(core, params, context);
       if (method === 'resources/templates/list') return listResourceTemplates(core, params);
       return readResource(core, params, context);
     case 'prompts/list':
     case 'prompts/get':
-      if (capabilities.prompts === undefined) throw methodNotFound(method);
+      if (core.capabilities().prompts === undefined) throw methodNotFound(method);
       return method === 'prompts/list' ? listPrompts(core, params) : getPrompt(core, params, context);
     case 'completion/complete':
-      if (capabilities.completions === undefined) throw methodNotFound(method);
+      if (core.capabilities().completions === undefined) throw methodNotFound(method);
       return complete(core, params);
     default:
       throw methodNotFound(method);

@@ -65,6 +65,8 @@ export class HttpSessionTransport implements Transport {
   onerror: ((error: Error) => void) | undefined;
   /** The version initialize settled on; priming events are for 2025-11-25 and later. */
   protocolVersion: string | undefined;
+  /** Called when initialize is answered with an error: the session never began and should go. */
+  oninitializefailed: (() => void) | undefined;
   readonly #options: HttpSessionTransportOptions;
   readonly #streams = new Map<string, Stream>();
   readonly #byRequest = new Map<string, Stream>();
@@ -311,7 +313,12 @@ export class HttpSessionTransport implements Transport {
   }
 
   #noteInitialize(message: JsonRpcMessage): void {
-    if (this.protocolVersion !== undefined || !('result' in message)) return;
+    if (this.protocolVersion !== undefined) return;
+    if ('error' in message) {
+      this.oninitializefailed?.();
+      return;
+    }
+    if (!('result' in message)) return;
     const result = message.result as Record<string, unknown>;
     if (typeof result.protocolVersion === 'string' && typeof result.serverInfo === 'object') {
       this.protocolVersion = result.protocolVersion;

@@ -304,6 +304,18 @@ describe('Streamable HTTP: status, headers and body of every rule', () => {
     expect(answers.map((answer) => answer.id).sort()).toEqual([22, 'a']);
   });
 
+  it('a refused initialize leaves no session behind', async () => {
+    const before = http.sessionCount;
+    const refused = await send(http.url, {
+      headers: { accept: 'application/json' },
+      body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { capabilities: {} } },
+    });
+    expect(refused.status).toBe(200);
+    expect((refused.json() as { error: { code: number } }).error.code).toBe(-32602);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(http.sessionCount).toBe(before);
+  });
+
   it('DELETE ends the session; the next request on it is 404', async () => {
     const session = await openSession(http.url);
     const deleted = await send(http.url, { method: 'DELETE', headers: session });

@@ -342,6 +342,8 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
       const session: Session = { id, transport, connection, lastActive: Date.now() };
       sessions.set(id, session);
       void connection.closed.then(() => sessions.delete(id));
+      // A refused initialize leaves no session behind to count against the cap.
+      transport.oninitializefailed = () => setImmediate(() => void endSession(session));
       transport.acceptPost(res, payload, requestIds, mode, auth, { ...corsHeaders(req), 'mcp-session-id': id });
       return;
     }

@@ -1,4 +1,3 @@
-import { createElicitation } from '../engine/create-elicitation.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import type { ServerCore, ServerEvent } from '../engine/server-core.ts';
 import type { AuthInfo, ToolContext } from '../engine/tool-context.ts';
@@ -22,9 +21,10 @@ import { allowsBatches, negotiateLegacyVersion } from '../protocol/protocol-vers
 import { requireUri, resolveResource, resourceNotFound } from '../resources/resource-requests.ts';
 import { CallCancelled } from '../tools/call-tool.ts';
 import type { Transport } from '../transports/transport.ts';
-import { askUser, type ClientState, RootsCache, sample } from './client-features.ts';
+import { type ClientState, RootsCache } from './client-features.ts';
 import { OutgoingRequests } from './outgoing-requests.ts';
 import { createProgressReporter } from './progress-reporter.ts';
+import { RequestContext, type SessionServices } from './request-context.ts';
 
 type Phase = 'awaiting-initialize' | 'initializing' | 'ready' | 'closed';
 
@@ -69,6 +69,9 @@ export class LegacySession {
   #clientInfo: Implementation | undefined;
   #logLevel: LogLevel = 'info';
   readonly #listChangesQueued = new Set<string>();
+  readonly #services: SessionServices;
+  /** Fixed once initialize has run; shared by every request context. */
+  #clientState: ClientState | undefined;
 
   constructor(core: ServerCore, transport: Transport, assumed?: AssumedInitialize) {
     this.#core = core;
@@ -81,6 +84,17 @@ export class LegacySession {
       this.#protocolVersion = negotiateLegacyVersion(assumed.protocolVersion);
       this.#phase = 'ready';
     }
+    const session = this;
+    this.#services = {
+      outgoing: this.#outgoing,
+      roots: this.#roots,
+      policy: core.elicitationUnavailable,
+      get clientInfo() {
+        return session.#clientInfo;
+      },
+      log: (level, data, logger, requestId) => this.#log(level, data, logger, requestId),
+      closeStream: (requestId) => this.#transport.closeStream?.(requestId),
+    };
     this.#unsubscribe = core.subscribe((event) => this.#onServerEvent(event));
     transport.onmessage = (message, extra) => {
       void this.#receive(message, extra?.authInfo);
@@ -288,6 +302,7 @@ export class LegacySession {
     this.#protocolVersion = negotiateLegacyVersion(protocolVersion);
     this.#clientCapabilities = (capabilities as ClientCapabilities | undefined) ?? {};
     this.#clientInfo = clientInfo as Implementation | undefined;
+    this.#clientState = undefined;
     this.#phase = 'initializing';
     const result: Record<string, unknown> = {
       protocolVersion: this.#protocolVersion,
@@ -329,26 +344,8 @@ export class LegacySession {
     progress: ToolContext['progress'],
     auth: AuthInfo | undefined,
   ): ToolContext {
-    const client: ClientState = {
-      capabilities: this.#clientCapabilities,
-      protocolVersion: this.#protocolVersion ?? '',
-    };
-    const scope = { signal, requestId };
-    return {
-      signal,
-      protocolVersion: client.protocolVersion,
-      client: { info: this.#clientInfo, capabilities: client.capabilities },
-      progress,
-      log: (level, data, logger) => this.#log(level, data, logger, requestId),
-      ...createElicitation(
-        (message, requestedSchema) => askUser(this.#outgoing, client, scope, message, requestedSchema),
-        this.#core.elicitationUnavailable,
-      ),
-      sample: (request) => sample(this.#outgoing, client, scope, request),
-      roots: () => this.#roots.get(this.#outgoing, client, scope),
-      auth,
-      closeStream: () => this.#transport.closeStream?.(requestId),
-    };
+    this.#clientState ??= { capabilities: this.#clientCapabilities, protocolVersion: this.#protocolVersion ?? '' };
+    return new RequestContext(this.#services, this.#clientState, requestId, signal, progress, auth);
   }
 
   #setSubscription(method: string, params: JsonRpcParams): Record<string, unknown> {
