@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkName } from '../catalog/check-name.ts';
 import type { Completer } from '../completion/completer.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -31,8 +32,6 @@ export interface Prompt {
   readonly complete: Readonly<Record<string, Completer>>;
   get(args: unknown, context: ToolContext): PromptGetValue | Promise<PromptGetValue>;
 }
-
-const promptNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 function describeArguments(name: string, schema: z.ZodObject): PromptArgument[] {
   const jsonSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as {
@@ -67,12 +66,7 @@ export function definePrompt<Args extends z.ZodObject = z.ZodObject<Record<strin
   definition: PromptDefinitionInput<Args>,
 ): Prompt {
   const { name } = definition;
-  if (typeof name !== 'string' || !promptNamePattern.test(name)) {
-    throw new LocalError(
-      'tool_definition_invalid',
-      `Prompt name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, "_" or "-"`,
-    );
-  }
+  checkName('Prompt', name);
   if (typeof definition.get !== 'function') {
     throw new LocalError('tool_definition_invalid', `Prompt "${name}" needs a get function`);
   }

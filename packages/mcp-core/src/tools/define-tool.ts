@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { checkName } from '../catalog/check-name.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { Icon, ToolAnnotations, ToolDescriptor } from '../protocol/mcp-types.ts';
@@ -40,8 +41,6 @@ export interface Tool {
   run(args: unknown, context: ToolContext): unknown;
 }
 
-const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
  * Defines a tool from zod schemas: the JSON Schema clients see, the type of
  * `run`'s arguments and the runtime validation all come from them. Mistakes
@@ -62,12 +61,7 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   definition: ToolDefinitionInput<Input, Output>,
 ): Tool {
   const { name } = definition;
-  if (typeof name !== 'string' || !toolNamePattern.test(name)) {
-    throw new LocalError(
-      'tool_definition_invalid',
-      `Tool name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, "_" or "-"`,
-    );
-  }
+  checkName('Tool', name);
   if (typeof definition.description !== 'string' || definition.description.trim() === '') {
     throw new LocalError('tool_definition_invalid', `Tool "${name}" needs a description written for the model`);
   }
