@@ -1,19 +1,11 @@
 import type { ServerCore } from '../engine/server-core.ts';
-import { ProtocolError } from '../errors/protocol-error.ts';
-import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
+import { invalidParams } from '../errors/common-protocol-errors.ts';
+import { isPlainObject } from '../messages/is-plain-object.ts';
 import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
 import { type Completer, runCompleter } from './completer.ts';
 
-function invalidParams(message: string): ProtocolError {
-  return new ProtocolError(JsonRpcErrorCode.InvalidParams, message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function stringValues(value: unknown): Record<string, string> {
-  if (!isObject(value)) return {};
+  if (!isPlainObject(value)) return {};
   return Object.fromEntries(
     Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
@@ -42,11 +34,11 @@ function findCompleter(core: ServerCore, ref: Record<string, unknown>, argumentN
 /** Answers completion/complete: at most 100 suggestions, with the total and whether there are more. */
 export async function complete(core: ServerCore, params: JsonRpcParams): Promise<Record<string, unknown>> {
   const { ref, argument, context } = params;
-  if (!isObject(ref)) throw invalidParams('completion/complete needs params.ref');
-  if (!isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+  if (!isPlainObject(ref)) throw invalidParams('completion/complete needs params.ref');
+  if (!isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
     throw invalidParams('completion/complete needs params.argument with a name and a value, both strings');
   }
   const completer = findCompleter(core, ref, argument.name);
-  const known = stringValues(isObject(context) ? context.arguments : undefined);
+  const known = stringValues(isPlainObject(context) ? context.arguments : undefined);
   return { completion: await runCompleter(completer, argument.value, { arguments: known }) };
 }

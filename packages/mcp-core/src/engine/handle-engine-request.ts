@@ -1,20 +1,11 @@
 import { complete } from '../completion/complete-request.ts';
-import { ProtocolError } from '../errors/protocol-error.ts';
-import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
+import { invalidParams, methodNotFound } from '../errors/common-protocol-errors.ts';
 import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
 import { getPrompt, listPrompts } from '../prompts/prompt-requests.ts';
 import { listResources, listResourceTemplates, readResource } from '../resources/resource-requests.ts';
 import { callTool } from '../tools/call-tool.ts';
 import type { ServerCore } from './server-core.ts';
 import type { ToolContext } from './tool-context.ts';
-
-function invalidParams(message: string): ProtocolError {
-  return new ProtocolError(JsonRpcErrorCode.InvalidParams, message);
-}
-
-function methodNotFound(method: string): ProtocolError {
-  return new ProtocolError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
-}
 
 /**
  * Answers the requests whose meaning does not depend on the protocol era or

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { AuthInfo } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from '../messages/jsonrpc-message.ts';
+import { requestIdKey } from '../messages/request-id-key.ts';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transports/transport.ts';
 import { EventLog } from './event-log.ts';
 import { SseConnection } from './sse-connection.ts';
@@ -36,11 +37,6 @@ interface Stream {
 
 /** Where a GET with Last-Event-ID left off. */
 export type ResumeOutcome = 'resumed' | 'unknown' | 'busy';
-
-/** "1" and 1 are different request ids. */
-function idKey(id: JsonRpcId): string {
-  return typeof id === 'string' ? `s${id}` : `n${id}`;
-}
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcMessage & { id: JsonRpcId } {
   return 'id' in message && ('result' in message || 'error' in message);
@@ -114,8 +110,8 @@ export class HttpSessionTransport implements Transport {
     }
     const stream = this.#openStream(false, mode, Array.isArray(payload));
     for (const id of requestIds) {
-      stream.pending.add(idKey(id));
-      this.#byRequest.set(idKey(id), stream);
+      stream.pending.add(requestIdKey(id));
+      this.#byRequest.set(requestIdKey(id), stream);
     }
     if (mode === 'sse') {
       this.#prime(stream, this.#attach(stream, res, headers));
@@ -164,12 +160,12 @@ export class HttpSessionTransport implements Transport {
     }
     if (isResponse(message)) {
       this.#noteInitialize(message);
-      const stream = message.id === null ? undefined : this.#byRequest.get(idKey(message.id));
+      const stream = message.id === null ? undefined : this.#byRequest.get(requestIdKey(message.id));
       if (stream !== undefined) this.#answer(stream, message);
       return; // An answer to a request nobody waits for any more has nowhere to go.
     }
     const related = options?.relatedRequestId;
-    const stream = related === undefined ? undefined : this.#byRequest.get(idKey(related));
+    const stream = related === undefined ? undefined : this.#byRequest.get(requestIdKey(related));
     if (stream !== undefined && stream.mode === 'sse') {
       this.#emit(stream, message);
       return;
@@ -179,7 +175,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   closeStream(relatedRequestId: JsonRpcId): void {
-    const stream = this.#byRequest.get(idKey(relatedRequestId));
+    const stream = this.#byRequest.get(requestIdKey(relatedRequestId));
     if (stream?.mode !== 'sse' || stream.res === undefined) return;
     const res = stream.res;
     stream.res = undefined;
@@ -216,7 +212,7 @@ export class HttpSessionTransport implements Transport {
     if (message.method !== 'notifications/cancelled') return;
     const requestId = message.params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const key = idKey(requestId);
+    const key = requestIdKey(requestId);
     const stream = this.#byRequest.get(key);
     if (stream === undefined) return;
     stream.pending.delete(key);
@@ -261,7 +257,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   #answer(stream: Stream, message: JsonRpcMessage & { id: JsonRpcId }): void {
-    const key = idKey(message.id);
+    const key = requestIdKey(message.id);
     stream.pending.delete(key);
     this.#byRequest.delete(key);
     if (stream.mode === 'sse') this.#emit(stream, message);

@@ -1,3 +1,4 @@
+import { isPlainObject } from './is-plain-object.ts';
 import { JsonRpcErrorCode } from './jsonrpc-error-code.ts';
 import type {
   JsonRpcErrorObject,
@@ -17,10 +18,6 @@ export type ClassifiedMessage =
 /** Ids MCP accepts: strings, and integers that survive a round trip through JSON. */
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || Number.isSafeInteger(value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function invalid(id: JsonRpcId | null, message: string): ClassifiedMessage {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { checkName } from '../catalog/check-name.ts';
+import { definedFields } from '../catalog/defined-fields.ts';
 import type { Completer } from '../completion/completer.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -81,12 +82,12 @@ export function definePrompt<Args extends z.ZodObject = z.ZodObject<Record<strin
       throw new LocalError('tool_definition_invalid', `Prompt "${name}" completes "${key}", which is not an argument`);
     }
   }
-  const descriptor: PromptDescriptor = { name };
-  if (definition.title !== undefined) descriptor.title = definition.title;
-  if (definition.description !== undefined) descriptor.description = definition.description;
+  const { title, description, icons, meta } = definition;
+  const descriptor: PromptDescriptor = {
+    name,
+    ...definedFields({ title, description, icons, _meta: meta }),
+  };
   if (argumentList.length > 0) descriptor.arguments = argumentList;
-  if (definition.icons !== undefined) descriptor.icons = definition.icons;
-  if (definition.meta !== undefined) descriptor._meta = definition.meta;
   return Object.freeze({
     name,
     descriptor: Object.freeze(descriptor),

@@ -1,5 +1,6 @@
 import type { ServerCore } from '../engine/server-core.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
+import { invalidParams } from '../errors/common-protocol-errors.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
@@ -7,10 +8,6 @@ import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
 import type { GetPromptResult } from '../protocol/mcp-types.ts';
 import { describeArgumentIssues } from '../tools/describe-argument-issues.ts';
 import type { PromptGetValue } from './define-prompt.ts';
-
-function invalidParams(message: string): ProtocolError {
-  return new ProtocolError(JsonRpcErrorCode.InvalidParams, message);
-}
 
 function toPromptResult(value: PromptGetValue, name: string): GetPromptResult {
   if (typeof value === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };

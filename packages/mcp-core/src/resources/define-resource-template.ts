@@ -1,3 +1,4 @@
+import { definedFields } from '../catalog/defined-fields.ts';
 import type { Completer } from '../completion/completer.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -71,13 +72,12 @@ export function defineResourceTemplate(definition: ResourceTemplateDefinitionInp
       );
     }
   }
-  const descriptor: ResourceTemplateDescriptor = { uriTemplate, name };
-  if (definition.title !== undefined) descriptor.title = definition.title;
-  if (definition.description !== undefined) descriptor.description = definition.description;
-  if (definition.mimeType !== undefined) descriptor.mimeType = definition.mimeType;
-  if (definition.annotations !== undefined) descriptor.annotations = definition.annotations;
-  if (definition.icons !== undefined) descriptor.icons = definition.icons;
-  if (definition.meta !== undefined) descriptor._meta = definition.meta;
+  const { title, description, mimeType, annotations, icons, meta } = definition;
+  const descriptor: ResourceTemplateDescriptor = {
+    uriTemplate,
+    name,
+    ...definedFields({ title, description, mimeType, annotations, icons, _meta: meta }),
+  };
   return Object.freeze({
     name,
     descriptor: Object.freeze(descriptor),

@@ -1,3 +1,4 @@
+import { definedFields } from '../catalog/defined-fields.ts';
 import type { ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { ContentAnnotations, Icon, ResourceDescriptor } from '../protocol/mcp-types.ts';
@@ -52,13 +53,11 @@ export function defineResource(definition: ResourceDefinitionInput): Resource {
   if (typeof definition.read !== 'function') {
     throw new LocalError('tool_definition_invalid', `Resource "${uri}" needs a read function`);
   }
-  const descriptor: ResourceDescriptor = { uri, name };
-  if (definition.title !== undefined) descriptor.title = definition.title;
-  if (definition.description !== undefined) descriptor.description = definition.description;
-  if (definition.mimeType !== undefined) descriptor.mimeType = definition.mimeType;
-  if (definition.size !== undefined) descriptor.size = definition.size;
-  if (definition.annotations !== undefined) descriptor.annotations = definition.annotations;
-  if (definition.icons !== undefined) descriptor.icons = definition.icons;
-  if (definition.meta !== undefined) descriptor._meta = definition.meta;
+  const { title, description, mimeType, size, annotations, icons, meta } = definition;
+  const descriptor: ResourceDescriptor = {
+    uri,
+    name,
+    ...definedFields({ title, description, mimeType, size, annotations, icons, _meta: meta }),
+  };
   return Object.freeze({ uri, descriptor: Object.freeze(descriptor), read: definition.read });
 }

@@ -1,13 +1,10 @@
 import type { ElicitOutcome } from '../engine/tool-context.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { isPlainObject } from '../messages/is-plain-object.ts';
 import type { JsonRpcId } from '../messages/jsonrpc-message.ts';
 import type { ClientCapabilities, Root, SamplingRequest, SamplingResult } from '../protocol/mcp-types.ts';
 import type { OutgoingRequests } from './outgoing-requests.ts';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What the client declared at initialize, and the negotiated version. */
 export interface ClientState {
@@ -23,7 +20,7 @@ export interface RequestScope {
 
 function formElicitationSupported(client: ClientState): boolean {
   const elicitation = client.capabilities.elicitation;
-  if (!isObject(elicitation) || client.protocolVersion < '2025-06-18') return false;
+  if (!isPlainObject(elicitation) || client.protocolVersion < '2025-06-18') return false;
   // An empty object predates modes and means form; otherwise form must be listed.
   return Object.keys(elicitation).length === 0 || 'form' in elicitation;
 }
@@ -62,7 +59,7 @@ export async function sample(
   scope: RequestScope,
   request: SamplingRequest,
 ): Promise<SamplingResult> {
-  if (!isObject(client.capabilities.sampling)) {
+  if (!isPlainObject(client.capabilities.sampling)) {
     throw new ToolError(
       'This action needs the client to run a model completion (sampling), but the client did not declare sampling. Do the reasoning yourself or use a client that supports sampling.',
     );
@@ -76,7 +73,7 @@ export async function sample(
     }
     throw error;
   }
-  if (typeof result.model !== 'string' || !isObject(result.content) || typeof result.role !== 'string') {
+  if (typeof result.model !== 'string' || !isPlainObject(result.content) || typeof result.role !== 'string') {
     throw new ToolError('The client answered the sampling request without a role, content and model.');
   }
   return result as SamplingResult;
@@ -92,11 +89,11 @@ export class RootsCache {
 
   async get(requests: OutgoingRequests, client: ClientState, scope: RequestScope): Promise<Root[] | undefined> {
     const roots = client.capabilities.roots;
-    if (!isObject(roots)) return undefined;
+    if (!isPlainObject(roots)) return undefined;
     const fetch = async (): Promise<Root[]> => {
       const result = await requests.request('roots/list', {}, scope.signal, scope.requestId);
       const list = Array.isArray(result.roots) ? result.roots : [];
-      return list.filter((root): root is Root => isObject(root) && typeof root.uri === 'string');
+      return list.filter((root): root is Root => isPlainObject(root) && typeof root.uri === 'string');
     };
     if (roots.listChanged !== true) return fetch();
     this.#roots ??= fetch();

@@ -6,6 +6,7 @@ import { ProtocolError } from '../errors/protocol-error.ts';
 import { isLogLevel, type LogLevel, logLevels, passesLogLevel } from '../logging/log-level.ts';
 import { redactSecrets } from '../logging/redact-secrets.ts';
 import { classifyMessage } from '../messages/classify-message.ts';
+import { isPlainObject } from '../messages/is-plain-object.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type {
   JsonRpcErrorResponse,
@@ -16,6 +17,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from '../messages/jsonrpc-message.ts';
+import { requestIdKey } from '../messages/request-id-key.ts';
 import type { ClientCapabilities, Implementation } from '../protocol/mcp-types.ts';
 import { allowsBatches, negotiateLegacyVersion } from '../protocol/protocol-version.ts';
 import { requireUri, resolveResource, resourceNotFound } from '../resources/resource-requests.ts';
@@ -32,15 +34,6 @@ function errorResponse(id: JsonRpcId | null, code: number, message: string, data
   const error: JsonRpcErrorResponse['error'] = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: '2.0', id, error };
-}
-
-/** "1" and 1 are different request ids. */
-function idKey(id: JsonRpcId): string {
-  return typeof id === 'string' ? `s${id}` : `n${id}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** For a server that keeps no sessions (stateless HTTP): each exchange starts as if initialize had run. */
@@ -134,6 +127,8 @@ export class LegacySession {
 
   /** Sends, reporting failures: for messages nobody waits on. */
   #send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: JsonRpcId): Promise<void> {
+    // After close there is nobody to tell, and nothing the server did wrong.
+    if (this.#phase === 'closed') return Promise.resolve();
     return this.#sendOrThrow(message, relatedRequestId).catch((error: unknown) => this.#core.report(error, 'send'));
   }
 
@@ -150,7 +145,7 @@ export class LegacySession {
       return;
     }
     const response = await this.#handleMessage(value, auth);
-    if (response !== undefined) await this.#send(response, 'id' in response ? (response.id ?? undefined) : undefined);
+    if (response !== undefined) await this.#send(response, response.id ?? undefined);
   }
 
   async #receiveBatch(values: unknown[], auth: AuthInfo | undefined): Promise<void> {
@@ -210,9 +205,9 @@ export class LegacySession {
         // A cancellation that races the response finds nothing here, which is fine.
         const { requestId } = params;
         if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-        const controller = this.#inFlight.get(idKey(requestId));
+        const controller = this.#inFlight.get(requestIdKey(requestId));
         if (controller === undefined) return;
-        this.#inFlight.delete(idKey(requestId));
+        this.#inFlight.delete(requestIdKey(requestId));
         const reason = typeof params.reason === 'string' ? params.reason : 'Cancelled by the client';
         controller.abort(new LocalError('request_cancelled', reason));
         return;
@@ -238,7 +233,7 @@ export class LegacySession {
     }
     if (method === 'logging/setLevel') return this.#setLogLevel(id, params);
 
-    const key = idKey(id);
+    const key = requestIdKey(id);
     if (this.#inFlight.has(key)) {
       return errorResponse(
         id,
@@ -248,7 +243,7 @@ export class LegacySession {
     }
     const controller = new AbortController();
     this.#inFlight.set(key, controller);
-    const meta = isObject(params._meta) ? params._meta : {};
+    const meta = isPlainObject(params._meta) ? params._meta : {};
     const token = meta.progressToken;
     const progress = createProgressReporter(
       typeof token === 'string' || Number.isSafeInteger(token) ? (token as string | number) : undefined,
@@ -289,10 +284,10 @@ export class LegacySession {
         'initialize needs params.protocolVersion, a string such as "2025-11-25"',
       );
     }
-    if (capabilities !== undefined && !isObject(capabilities)) {
+    if (capabilities !== undefined && !isPlainObject(capabilities)) {
       return errorResponse(id, JsonRpcErrorCode.InvalidParams, 'initialize params.capabilities must be an object');
     }
-    if (clientInfo !== undefined && !(isObject(clientInfo) && typeof clientInfo.name === 'string')) {
+    if (clientInfo !== undefined && !(isPlainObject(clientInfo) && typeof clientInfo.name === 'string')) {
       return errorResponse(
         id,
         JsonRpcErrorCode.InvalidParams,

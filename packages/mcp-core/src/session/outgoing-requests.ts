@@ -1,15 +1,12 @@
 import { LocalError } from '../errors/local-error.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
+import { isPlainObject } from '../messages/is-plain-object.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcParams, JsonRpcResponse } from '../messages/jsonrpc-message.ts';
 
 interface Pending {
   resolve(result: Record<string, unknown>): void;
   reject(error: Error): void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Sends one message; `relatedRequestId` tells a streamed transport which stream it belongs on. */
@@ -80,12 +77,12 @@ export class OutgoingRequests {
     if (typeof response.id !== 'number') return false;
     const pending = this.#pending.get(response.id);
     if (pending === undefined) return false;
-    if ('error' in response && isObject(response.error)) {
+    if ('error' in response && isPlainObject(response.error)) {
       const { code, message } = response.error;
       pending.reject(
         new ProtocolError(typeof code === 'number' ? code : JsonRpcErrorCode.InternalError, String(message)),
       );
-    } else if ('result' in response && isObject(response.result)) {
+    } else if ('result' in response && isPlainObject(response.result)) {
       pending.resolve(response.result);
     } else {
       pending.reject(new ProtocolError(JsonRpcErrorCode.InvalidRequest, 'The client sent a malformed response'));
