@@ -31,6 +31,11 @@ export interface McpServerOptions extends Implementation {
    * broke). The client only ever sees a safe message. Default: one line on stderr.
    */
   onServerError?: (error: unknown, where: string) => void;
+  /**
+   * Runs once when `close()` has closed every connection: release what the
+   * tools hold (child processes, pools, open files).
+   */
+  onClose?: () => void | Promise<void>;
 }
 
 /** One client connected to a server. */
@@ -68,7 +73,7 @@ export interface McpServer {
   notifyResourceUpdated(uri: string): void;
   /** Serves one client over the transport. A server serves any number of connections. */
   connect(transport: Transport, options?: ConnectOptions): Promise<ServerConnection>;
-  /** Closes every connection. */
+  /** Closes every connection, then runs the `onClose` option once. */
   close(): Promise<void>;
 }
 
@@ -110,6 +115,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   for (const resource of options.resources ?? []) core.resources.add(resource.uri, resource);
   for (const template of options.resourceTemplates ?? []) core.resourceTemplates.add(template.name, template);
   const sessions = new Set<LegacySession>();
+  let released: Promise<void> | undefined;
 
   return {
     info,
@@ -133,6 +139,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
     async close() {
       await Promise.all([...sessions].map((session) => session.close()));
+      released ??= Promise.resolve(options.onClose?.());
+      await released;
     },
   };
 }

@@ -67,6 +67,7 @@ describe('result helpers', () => {
       ],
       structuredContent: { n: 1 },
     });
+    expect(structuredResult({ n: 1 }, { text: '{ "n": 1 }' }).content).toEqual([{ type: 'text', text: '{ "n": 1 }' }]);
     expect(toolError('nope')).toEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
     expect(isToolResult(toolError('x'))).toBe(true);
     expect(isToolResult({ content: [] })).toBe(false);

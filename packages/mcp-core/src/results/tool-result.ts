@@ -47,10 +47,15 @@ export function toolResult(
  */
 export function structuredResult(
   data: Record<string, unknown>,
-  options?: { content?: readonly ContentBlock[]; meta?: Record<string, unknown> },
+  options?: {
+    content?: readonly ContentBlock[];
+    meta?: Record<string, unknown>;
+    /** `data` as JSON text, when it is already at hand (made in another process), so it is not encoded twice. */
+    text?: string;
+  },
 ): ToolResult {
   const result: CallToolResult = {
-    content: [textContent(JSON.stringify(data)), ...(options?.content ?? [])],
+    content: [textContent(options?.text ?? JSON.stringify(data)), ...(options?.content ?? [])],
     structuredContent: data,
   };
   if (options?.meta !== undefined) result._meta = options.meta;

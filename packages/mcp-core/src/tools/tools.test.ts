@@ -240,3 +240,16 @@ describe('tools/call', () => {
     expect(recording.specViolations()).toEqual([]);
   });
 });
+
+describe('server close', () => {
+  it('closes the connections, then runs onClose once however often close is called', async () => {
+    const events: string[] = [];
+    const server = createMcpServer({ name: 's', version: '1', onClose: () => void events.push('released') });
+    const client = new ClientV1({ name: 't', version: '1' });
+    client.onclose = () => events.push('client closed');
+    await connectInMemory(server, client);
+    await Promise.all([server.close(), server.close()]);
+    await server.close();
+    expect(events).toEqual(['client closed', 'released']);
+  });
+});

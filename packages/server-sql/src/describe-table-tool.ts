@@ -1,0 +1,54 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+
+export function createDescribeTableTool(context: SqlToolContext): Tool {
+  return defineTool({
+    name: 'describe_table',
+    title: 'Describe a table',
+    description:
+      'Describes one table or view: columns with declared types, nullability, defaults and primary key; foreign keys; indexes; and its CREATE statement. ' +
+      'Each name comes with its quoted form to paste into SQL. An unknown name returns the closest existing ones.',
+    input: z.object({
+      database: databaseArgument(context),
+      table: z.string().min(1).max(1024).describe('Table or view name, as list_tables gives it (case-insensitive)'),
+    }),
+    output: z.object({
+      database: z.string(),
+      name: z.string(),
+      quoted: z.string().describe('The name quoted for SQL'),
+      type: z.enum(['table', 'view']),
+      columns: z.array(
+        z.object({
+          name: z.string(),
+          quoted: z.string(),
+          type: z.string().describe('Declared type, empty when none'),
+          nullable: z.boolean(),
+          default: z.string().nullable().describe('Default value as SQL text'),
+          primary_key_position: z.number().int().nullable(),
+          generated: z.boolean(),
+        }),
+      ),
+      primary_key: z.array(z.string()),
+      foreign_keys: z.array(
+        z.object({
+          table: z.string(),
+          columns: z.array(z.string()),
+          references: z.array(z.string().nullable()).describe('Referenced columns; null means the primary key'),
+          on_update: z.string(),
+          on_delete: z.string(),
+        }),
+      ),
+      indexes: z.array(
+        z.object({ name: z.string(), unique: z.boolean(), origin: z.string(), partial: z.boolean(), columns: z.array(z.string()) }),
+      ),
+      sql: z.string().nullable(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ database, table }, toolContext) {
+      const name = chosenDatabase(context, database);
+      const json = await runInQueryProcess(context, { kind: 'describe_table', database: name, table }, toolContext.signal);
+      return { database: name, ...JSON.parse(json) };
+    },
+  });
+}

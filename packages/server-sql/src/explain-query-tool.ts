@@ -1,0 +1,30 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+
+export function createExplainQueryTool(context: SqlToolContext): Tool {
+  return defineTool({
+    name: 'explain_query',
+    title: 'Explain a query plan',
+    description:
+      'Shows how SQLite would run a read-only query (EXPLAIN QUERY PLAN) without running it: which indexes it uses, where it scans whole tables, and where it sorts in temporary B-trees. ' +
+      'Use it when a query is slow or was stopped at the time limit.',
+    input: z.object({
+      database: databaseArgument(context),
+      sql: z.string().min(1).max(context.limits.maxSqlLength).describe('One SELECT-style statement'),
+    }),
+    output: z.object({
+      database: z.string(),
+      plan: z.array(z.object({ id: z.number().int(), parent: z.number().int(), detail: z.string() })),
+      tree: z.string().describe('The plan as an indented tree'),
+      full_scans: z.array(z.string()).describe('Steps that read a whole table'),
+      temp_b_trees: z.array(z.string()).describe('Steps that sort or deduplicate in a temporary B-tree'),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ database, sql }, toolContext) {
+      const name = chosenDatabase(context, database);
+      const json = await runInQueryProcess(context, { kind: 'explain', database: name, sql }, toolContext.signal);
+      return { database: name, ...JSON.parse(json) };
+    },
+  });
+}

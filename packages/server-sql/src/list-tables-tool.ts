@@ -1,0 +1,29 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+
+export function createListTablesTool(context: SqlToolContext): Tool {
+  return defineTool({
+    name: 'list_tables',
+    title: 'List tables and views',
+    description:
+      'Lists the tables and views of a SQLite database with their column counts. Start here, then use describe_table for the columns of the ones you need.',
+    input: z.object({ database: databaseArgument(context) }),
+    output: z.object({
+      database: z.string(),
+      tables: z.array(
+        z.object({
+          name: z.string(),
+          type: z.enum(['table', 'view']),
+          column_count: z.number().int().nullable().describe('null when a view cannot be resolved'),
+        }),
+      ),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ database }, toolContext) {
+      const name = chosenDatabase(context, database);
+      const json = await runInQueryProcess(context, { kind: 'list_tables', database: name }, toolContext.signal);
+      return { database: name, ...JSON.parse(json) };
+    },
+  });
+}

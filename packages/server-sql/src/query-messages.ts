@@ -1,0 +1,44 @@
+/**
+ * The messages between the server and its query processes. Everything a query
+ * process sends back is already JSON text, so the server never re-encodes rows.
+ */
+
+/** A value bound to a `?`, `?NNN`, `:name`, `@name` or `$name` parameter. */
+export type SqlParameter = string | number | boolean | null;
+
+export type SqlParameters = readonly SqlParameter[] | Readonly<Record<string, SqlParameter>>;
+
+/** What every request that reads rows is limited by. */
+export interface RowLimits {
+  maxRows: number;
+  maxBytes: number;
+  maxBlobBytes: number;
+}
+
+export type QueryRequest =
+  | { kind: 'query'; database: string; sql: string; params: SqlParameters | undefined; limits: RowLimits }
+  | { kind: 'explain'; database: string; sql: string }
+  | { kind: 'list_tables'; database: string }
+  | { kind: 'describe_table'; database: string; table: string }
+  | { kind: 'schema_text'; database: string };
+
+/** Why a request was refused or failed, in words a model can act on. */
+export type QueryFailureCode = 'not_a_read' | 'sql_error' | 'unknown_table' | 'database_unavailable';
+
+export type QueryResponse =
+  | { id: number; ok: true; json: string }
+  | { id: number; ok: false; code: QueryFailureCode; message: string };
+
+/** Sent once by a query process when its connections are open and it is ready. */
+export interface QueryProcessReady {
+  ready: true;
+}
+
+/** How a query process opens its databases, given on its command line. */
+export interface QueryProcessConfig {
+  /** Database name → absolute path. */
+  databases: Record<string, string>;
+  /** SQLite's heap limit for the process, in bytes (PRAGMA hard_heap_limit). */
+  heapLimitBytes: number;
+  busyTimeoutMs: number;
+}

@@ -1,0 +1,185 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { ToolError } from '@toolshed/mcp-core';
+import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
+
+export interface QueryProcessPoolOptions extends QueryProcessConfig {
+  /** Query processes at most; calls beyond wait their turn. */
+  maxProcesses: number;
+  timeoutMs: number;
+  /** V8 heap of each query process, in MiB. */
+  maxOldSpaceMb: number;
+}
+
+interface Waiter {
+  resolve(process: QueryProcess): void;
+  reject(error: Error): void;
+}
+
+interface QueryProcess {
+  child: ChildProcess;
+  ready: Promise<void>;
+  /** Settles the call in flight when the process ends under it. */
+  onExit?: ((reason: string) => void) | undefined;
+}
+
+// The query process sits next to this module: .ts in the workspace, .js once built.
+const processScript = new URL(`./query-process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/**
+ * The server's query processes: started on demand up to a cap, reused, and
+ * killed when a statement overruns its time or its call is cancelled (then
+ * replaced on the next demand). Other calls keep being answered meanwhile by
+ * the other processes.
+ */
+export class QueryProcessPool {
+  readonly #options: QueryProcessPoolOptions;
+  readonly #idle: QueryProcess[] = [];
+  readonly #all = new Set<QueryProcess>();
+  readonly #waiters: Waiter[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: QueryProcessPoolOptions) {
+    this.#options = options;
+  }
+
+  /** Starts one process ahead of the first call, so it does not pay the start-up. */
+  warm(): void {
+    if (this.#all.size === 0 && !this.#closed) this.#idle.push(this.#spawn());
+  }
+
+  async run(request: QueryRequest, signal: AbortSignal): Promise<QueryResponse> {
+    const process = await this.#acquire(signal);
+    let settled = false;
+    try {
+      await process.ready;
+      return await new Promise<QueryResponse>((resolve, reject) => {
+        const id = this.#nextId++;
+        const finish = (outcome: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          process.child.off('message', onMessage);
+          process.onExit = undefined;
+          outcome();
+        };
+        const onMessage = (message: QueryResponse) => {
+          if (message.id === id) finish(() => resolve(message));
+        };
+        const kill = (error: Error) =>
+          finish(() => {
+            this.#discard(process);
+            reject(error);
+          });
+        const onAbort = () => kill(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+        const timer = setTimeout(
+          () =>
+            kill(
+              new ToolError(
+                `The query was stopped after ${this.#options.timeoutMs} ms, the time limit. Make it cheaper: add a WHERE clause on an indexed column or a LIMIT, avoid unbounded recursive CTEs, and check the plan with explain_query.`,
+              ),
+            ),
+          this.#options.timeoutMs,
+        );
+        process.onExit = (reason) => finish(() => reject(new ToolError(`The query process ended while running the query (${reason}). The query may need more memory than allowed; make it smaller.`)));
+        signal.addEventListener('abort', onAbort, { once: true });
+        process.child.on('message', onMessage);
+        process.child.send({ id, request });
+      });
+    } finally {
+      if (this.#all.has(process)) this.#release(process);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(new ToolError('The server is shutting down.'));
+    await Promise.all([...this.#all].map((process) => this.#discard(process)));
+    this.#idle.length = 0;
+  }
+
+  #spawn(): QueryProcess {
+    const { timeoutMs: _timeout, maxProcesses: _max, maxOldSpaceMb, ...config } = this.#options;
+    const child = fork(processScript, [JSON.stringify(config satisfies QueryProcessConfig)], {
+      serialization: 'advanced',
+      // stdout may be the MCP channel (stdio transport): a query process never writes to it.
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      execArgv: [`--max-old-space-size=${maxOldSpaceMb}`],
+    });
+    const process: QueryProcess = {
+      child,
+      ready: new Promise((resolve, reject) => {
+        child.once('message', () => resolve());
+        child.once('exit', (code, signal) => reject(new ToolError(`The query process could not start (${signal ?? `exit ${code}`}).`)));
+      }),
+    };
+    process.ready.catch(() => {});
+    child.on('exit', (code, signal) => {
+      this.#all.delete(process);
+      const index = this.#idle.indexOf(process);
+      if (index !== -1) this.#idle.splice(index, 1);
+      process.onExit?.(signal ?? `exit code ${code}`);
+      this.#serveWaiter();
+    });
+    // Idle query processes must not keep the server's process alive.
+    child.unref();
+    child.channel?.unref();
+    this.#all.add(process);
+    return process;
+  }
+
+  #acquire(signal: AbortSignal): Promise<QueryProcess> {
+    if (this.#closed) return Promise.reject(new ToolError('The server is shutting down.'));
+    const idle = this.#idle.pop();
+    if (idle !== undefined) return Promise.resolve(this.#busy(idle));
+    if (this.#all.size < this.#options.maxProcesses) return Promise.resolve(this.#busy(this.#spawn()));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (process) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(this.#busy(process));
+        },
+        reject,
+      };
+      const onAbort = () => {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiters.push(waiter);
+    });
+  }
+
+  #busy(process: QueryProcess): QueryProcess {
+    // While a call is in flight the process keeps the server alive, so the answer is not lost.
+    process.child.channel?.ref();
+    return process;
+  }
+
+  #release(process: QueryProcess): void {
+    process.child.channel?.unref();
+    const waiter = this.#waiters.shift();
+    if (waiter !== undefined) waiter.resolve(process);
+    else this.#idle.push(process);
+  }
+
+  #discard(process: QueryProcess): Promise<void> {
+    this.#all.delete(process);
+    const index = this.#idle.indexOf(process);
+    if (index !== -1) this.#idle.splice(index, 1);
+    const exited = new Promise<void>((resolve) => {
+      if (process.child.exitCode !== null || process.child.signalCode !== null) resolve();
+      else process.child.once('exit', () => resolve());
+    });
+    process.child.kill('SIGKILL');
+    this.#serveWaiter();
+    return exited;
+  }
+
+  /** A call waiting for the process that just ended gets a fresh one. */
+  #serveWaiter(): void {
+    if (this.#closed || this.#waiters.length === 0 || this.#all.size >= this.#options.maxProcesses) return;
+    this.#waiters.shift()?.resolve(this.#spawn());
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * A query process: the only place a database is opened. The server runs
+ * statements here, not in its own process, because a SQLite statement cannot
+ * be stopped from outside once it is running (better-sqlite3 offers no
+ * interrupt, and terminating a worker thread leaves the statement spinning in
+ * native code); a process can always be killed. It also keeps SQLite's memory
+ * limit per process and a crash away from the server.
+ */
+import type Database from 'better-sqlite3';
+import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
+import { QueryFailure } from './query-failure.ts';
+import { openReadOnlyConnection } from './read-only-connection.ts';
+import { prepareReader } from './reader-statement.ts';
+import { describeTableAsJson, listTablesAsJson, queryPlanAsJson, schemaText } from './schema-introspection.ts';
+import { readRowsAsJson } from './sql-rows.ts';
+import { StatementCache } from './statement-cache.ts';
+
+const config = JSON.parse(process.argv[2] ?? '{}') as QueryProcessConfig;
+const connections = new Map<string, { connection: Database.Database; statements: StatementCache }>();
+let heapLimitSet = false;
+
+function connectionFor(database: string) {
+  let entry = connections.get(database);
+  if (entry === undefined) {
+    const path = config.databases[database];
+    if (path === undefined) throw new QueryFailure('database_unavailable', `No database named "${database}".`);
+    let connection: Database.Database;
+    try {
+      connection = openReadOnlyConnection(path, config.busyTimeoutMs);
+    } catch (error) {
+      throw new QueryFailure('database_unavailable', `The database "${database}" cannot be opened: ${(error as Error).message}`);
+    }
+    if (!heapLimitSet) {
+      // Process-wide in SQLite, so set once: caps sorts, temp tables and huge strings (randomblob, printf).
+      connection.pragma(`hard_heap_limit = ${config.heapLimitBytes}`);
+      heapLimitSet = true;
+    }
+    entry = { connection, statements: new StatementCache(connection) };
+    connections.set(database, entry);
+  }
+  return entry;
+}
+
+function answer(request: QueryRequest): string {
+  const { connection, statements } = connectionFor(request.database);
+  switch (request.kind) {
+    case 'query':
+      return readRowsAsJson(statements.reader(request.sql), request.params, request.limits);
+    case 'explain':
+      prepareReader(connection, request.sql);
+      return queryPlanAsJson(connection, request.sql);
+    case 'list_tables':
+      return listTablesAsJson(connection);
+    case 'describe_table':
+      return describeTableAsJson(connection, request.table);
+    case 'schema_text':
+      return JSON.stringify({ text: schemaText(connection) });
+  }
+}
+
+function respond(id: number, request: QueryRequest): QueryResponse {
+  try {
+    return { id, ok: true, json: answer(request) };
+  } catch (error) {
+    if (request.kind === 'query') connections.get(request.database)?.statements.forget(request.sql);
+    if (error instanceof QueryFailure) return { id, ok: false, code: error.code, message: error.message };
+    const message = (error as Error).message ?? String(error);
+    return { id, ok: false, code: 'sql_error', message: `SQLite error: ${message}` };
+  }
+}
+
+process.on('message', (message: { id: number; request: QueryRequest }) => {
+  process.send?.(respond(message.id, message.request));
+});
+// The server went away (exit, crash, kill): there is no one left to answer.
+process.on('disconnect', () => process.exit(0));
+process.send?.({ ready: true });

@@ -1,0 +1,60 @@
+import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+
+const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** The `query` tool's result, as advertised in its outputSchema. */
+export const queryOutput: z.ZodObject = z.object({
+  columns: z
+    .array(z.object({ name: z.string(), type: z.string().nullable().describe('Declared type; null for expressions') }))
+    .describe('Result columns in order'),
+  rows: z
+    .array(z.array(z.unknown()))
+    .describe(
+      'Rows as arrays in column order. Integers beyond ±2^53 are strings; BLOBs are {type:"blob", bytes, base64} (base64 null when too large); NULL is null',
+    ),
+  row_count: z.number().int(),
+  truncated: z.boolean().describe('True when more rows existed than were returned'),
+  truncated_by: z.enum(['max_rows', 'max_bytes']).optional(),
+  hint: z.string().optional().describe('How to get the rest when truncated'),
+  elapsed_ms: z.number().describe('Time SQLite took to produce and encode the rows, in milliseconds'),
+});
+
+export function createQueryTool(context: SqlToolContext): Tool {
+  const { maxRows, maxSqlLength } = context.limits;
+  return defineTool({
+    name: 'query',
+    title: 'Run a read-only SQL query',
+    description:
+      'Runs one read-only SQLite statement (SELECT, WITH … SELECT or VALUES) and returns the rows. ' +
+      'Pass values through `params` (positional for ?, named for :name/@name/$name) rather than in the SQL text. ' +
+      `Returns at most max_rows rows (default 100, up to ${maxRows}) and says when the result was cut; page with LIMIT/OFFSET. ` +
+      'Writes, schema changes, PRAGMA, ATTACH and multiple statements are refused. Use list_tables and describe_table first to learn the schema.',
+    input: z.object({
+      database: databaseArgument(context),
+      sql: z.string().min(1).max(maxSqlLength).describe('One SELECT-style statement'),
+      params: z
+        .union([z.array(parameterValue).max(999), z.record(z.string().max(128), parameterValue)])
+        .optional()
+        .describe('Values for the statement\'s parameters: an array for ?, an object for :name, @name or $name (key without the prefix)'),
+      max_rows: z.number().int().min(1).max(maxRows).default(Math.min(100, maxRows)).describe(`Rows to return at most (1-${maxRows})`),
+    }),
+    output: queryOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ database, sql, params, max_rows }, toolContext) {
+      const json = await runInQueryProcess(
+        context,
+        {
+          kind: 'query',
+          database: chosenDatabase(context, database),
+          sql,
+          params,
+          limits: { maxRows: max_rows, maxBytes: context.limits.maxResultBytes, maxBlobBytes: context.limits.maxBlobBytes },
+        },
+        toolContext.signal,
+      );
+      return structuredResult(JSON.parse(json), { text: json });
+    },
+  });
+}

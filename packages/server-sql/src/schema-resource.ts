@@ -1,0 +1,17 @@
+import { defineResource, type Resource } from '@toolshed/mcp-core';
+import { runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+
+/** `sqlite://NAME/schema`: every CREATE statement of one database, as SQL text. */
+export function createSchemaResource(context: SqlToolContext, database: string): Resource {
+  return defineResource({
+    uri: `sqlite://${database}/schema`,
+    name: `${database}-schema`,
+    title: `Schema of ${database}`,
+    description: `The CREATE statements of every table, view, index and trigger in the "${database}" database.`,
+    mimeType: 'application/sql',
+    async read(toolContext) {
+      const json = await runInQueryProcess(context, { kind: 'schema_text', database }, toolContext.signal);
+      return (JSON.parse(json) as { text: string }).text;
+    },
+  });
+}
