@@ -41,11 +41,6 @@ const cli = defineCli({
       defaultSqlLimits.maxConcurrentQueries,
     ),
     maxSqlLength: limitOption('TOOLSHED_SQL_MAX_SQL_LENGTH', 'Characters of SQL a call may send', defaultSqlLimits.maxSqlLength),
-    memoryLimitMb: limitOption(
-      'TOOLSHED_SQL_MEMORY_LIMIT_MB',
-      "SQLite's heap per query process (sorts, temporary tables, large values), in MiB",
-      defaultSqlLimits.memoryLimitMb,
-    ),
     ...httpCliOptions,
   },
   examples: [

@@ -41,7 +41,6 @@ export function createSqlServer(options: SqlServerOptions): McpServer {
   const limits = resolveLimits(options);
   const pool = new QueryProcessPool({
     databases,
-    heapLimitBytes: limits.memoryLimitMb * 1024 * 1024,
     busyTimeoutMs: Math.min(limits.timeoutMs, 5000),
     maxProcesses: limits.maxConcurrentQueries,
     timeoutMs: limits.timeoutMs,

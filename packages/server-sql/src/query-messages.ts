@@ -38,7 +38,5 @@ export interface QueryProcessReady {
 export interface QueryProcessConfig {
   /** Database name → absolute path. */
   databases: Record<string, string>;
-  /** SQLite's heap limit for the process, in bytes (PRAGMA hard_heap_limit). */
-  heapLimitBytes: number;
   busyTimeoutMs: number;
 }

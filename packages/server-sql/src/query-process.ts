@@ -3,8 +3,8 @@
  * statements here, not in its own process, because a SQLite statement cannot
  * be stopped from outside once it is running (better-sqlite3 offers no
  * interrupt, and terminating a worker thread leaves the statement spinning in
- * native code); a process can always be killed. It also keeps SQLite's memory
- * limit per process and a crash away from the server.
+ * native code); a process can always be killed. It also keeps a crash or an
+ * out-of-memory end away from the server.
  */
 import type Database from 'better-sqlite3';
 import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
@@ -17,7 +17,6 @@ import { StatementCache } from './statement-cache.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as QueryProcessConfig;
 const connections = new Map<string, { connection: Database.Database; statements: StatementCache }>();
-let heapLimitSet = false;
 
 function connectionFor(database: string) {
   let entry = connections.get(database);
@@ -29,11 +28,6 @@ function connectionFor(database: string) {
       connection = openReadOnlyConnection(path, config.busyTimeoutMs);
     } catch (error) {
       throw new QueryFailure('database_unavailable', `The database "${database}" cannot be opened: ${(error as Error).message}`);
-    }
-    if (!heapLimitSet) {
-      // Process-wide in SQLite, so set once: caps sorts, temp tables and huge strings (randomblob, printf).
-      connection.pragma(`hard_heap_limit = ${config.heapLimitBytes}`);
-      heapLimitSet = true;
     }
     entry = { connection, statements: new StatementCache(connection) };
     connections.set(database, entry);

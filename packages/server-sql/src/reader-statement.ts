@@ -42,6 +42,10 @@ export const onlyReadsMessage: string =
  * but returns no rows. The read-only connection stands behind this gate.
  */
 export function prepareReader(connection: Database.Database, sql: string): Database.Statement {
+  if (sql.includes('\u0000')) {
+    // SQLite stops reading at a NUL: what ran would not be what was sent.
+    throw new QueryFailure('not_a_read', 'The SQL contains a NUL character; remove it and send one statement.');
+  }
   if (!readForms.has(firstWord(sql))) throw new QueryFailure('not_a_read', onlyReadsMessage);
   let statement: Database.Statement;
   try {

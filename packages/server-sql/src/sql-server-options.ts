@@ -17,8 +17,6 @@ export interface SqlServerOptions {
   maxConcurrentQueries?: number;
   /** Characters of SQL a call may send. Default 100000. */
   maxSqlLength?: number;
-  /** SQLite's heap per query process (sorts, temporary tables, large values), in MiB. Default 256. */
-  memoryLimitMb?: number;
 }
 
 /** The options with every default filled in. */
@@ -29,7 +27,6 @@ export interface ResolvedSqlLimits {
   timeoutMs: number;
   maxConcurrentQueries: number;
   maxSqlLength: number;
-  memoryLimitMb: number;
 }
 
 export const defaultSqlLimits: ResolvedSqlLimits = {
@@ -39,5 +36,4 @@ export const defaultSqlLimits: ResolvedSqlLimits = {
   timeoutMs: 10_000,
   maxConcurrentQueries: 4,
   maxSqlLength: 100_000,
-  memoryLimitMb: 256,
 };

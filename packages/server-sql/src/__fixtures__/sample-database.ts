@@ -37,7 +37,6 @@ export function createSampleDatabase(name = 'shop.db'): SampleDatabase {
     CREATE TABLE measurements (id INTEGER PRIMARY KEY, big INTEGER, ratio REAL, payload BLOB, note TEXT);
     CREATE VIEW big_spenders AS SELECT c.name, sum(o.total) AS spent FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING spent > 100;
     CREATE TABLE audit (at TEXT, what TEXT);
-    CREATE TRIGGER orders_audit AFTER INSERT ON orders BEGIN INSERT INTO audit VALUES (datetime('now'), 'order'); END;
   `);
   const addCustomer = db.prepare('INSERT INTO customers (id, name, email, country) VALUES (?, ?, ?, ?)');
   const addOrder = db.prepare('INSERT INTO orders (id, customer_id, total, placed_at) VALUES (?, ?, ?, ?)');
@@ -52,6 +51,7 @@ export function createSampleDatabase(name = 'shop.db'): SampleDatabase {
     measure.run(2, -9223372036854775808n, -1e999, Buffer.alloc(10_000, 7), 'large blob');
     measure.run(3, 42, 0.5, null, null);
   })();
+  db.exec("CREATE TRIGGER orders_audit AFTER INSERT ON orders BEGIN INSERT INTO audit VALUES (datetime('now'), 'order'); END;");
   db.close();
   return { directory, path, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInMemory } from '@toolshed/mcp-core/testing';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
+import { createSqlServer } from './create-sql-server.ts';
+import { openReadOnlyConnection, readOnlySettings } from './read-only-connection.ts';
+
+/**
+ * Every way we know to talk a "read-only" SQL server into writing, reading
+ * another file, or creating one. Each row must come back as an isError result;
+ * afterwards the database file is byte-identical and no file has appeared.
+ */
+
+const onlyReads = /Only SELECT-style reads are allowed/;
+const oneStatement = /exactly one statement/;
+
+let sample: SampleDatabase;
+let secret: SampleDatabase;
+let server: ReturnType<typeof createSqlServer>;
+let client: Client;
+let digestBefore: string;
+let directoryBefore: string[];
+let workingDirectoryBefore: string[];
+
+const digest = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+beforeAll(async () => {
+  sample = createSampleDatabase();
+  secret = createSampleDatabase('secret.db');
+  const db = new Database(secret.path);
+  db.exec("CREATE TABLE secrets (value TEXT); INSERT INTO secrets VALUES ('the launch codes')");
+  db.close();
+  digestBefore = digest(sample.path);
+  directoryBefore = readdirSync(sample.directory);
+  workingDirectoryBefore = readdirSync(process.cwd());
+  server = createSqlServer({ databases: sample.path });
+  client = new Client({ name: 'attacker', version: '1' });
+  await connectInMemory(server, client);
+});
+
+afterAll(async () => {
+  await client.close();
+  await server.close();
+  sample.remove();
+  secret.remove();
+});
+
+async function query(sql: string) {
+  return (await client.callTool({ name: 'query', arguments: { sql } })) as {
+    content: { type: string; text: string }[];
+    isError?: boolean;
+  };
+}
+
+const vacuumTarget = () => join(sample.directory, 'copy.db');
+
+// [attack, sql, what the refusal must say]
+const attacks: [string, () => string, RegExp][] = [
+  ['second statement after a read', () => 'SELECT 1; DROP TABLE customers', oneStatement],
+  ['write after a read', () => "SELECT * FROM customers; INSERT INTO customers (name) VALUES ('x')", oneStatement],
+  ['statement after a line comment', () => 'SELECT 1; -- harmless\nDELETE FROM orders', oneStatement],
+  ['statement after a block comment', () => 'SELECT 1 /* ; */; DROP TABLE customers', oneStatement],
+  ['semicolon inside a string, then a write', () => "SELECT ';'; DROP TABLE customers", oneStatement],
+  ['doubled quotes hiding a statement', () => "SELECT 'it''s'; DELETE FROM orders --'", oneStatement],
+  ['VALUES then a write', () => 'VALUES (1); DROP TABLE orders', oneStatement],
+  ['CTE with INSERT', () => "WITH x AS (SELECT 1) INSERT INTO audit VALUES ('a', 'b')", onlyReads],
+  ['CTE with UPDATE', () => "WITH x AS (SELECT 1) UPDATE customers SET name = 'pwned'", onlyReads],
+  ['CTE with DELETE', () => 'WITH x AS (SELECT 1) DELETE FROM orders', onlyReads],
+  ['DML inside a CTE', () => 'WITH x AS (DELETE FROM orders RETURNING *) SELECT * FROM x', /syntax error/],
+  ['DML in a subquery', () => 'SELECT * FROM (DELETE FROM orders RETURNING *)', /syntax error/],
+  ['INSERT … RETURNING, which returns rows', () => "INSERT INTO audit VALUES ('a', 'b') RETURNING *", onlyReads],
+  ['REPLACE', () => "REPLACE INTO customers (id, name) VALUES (1, 'pwned')", onlyReads],
+  ['UPSERT', () => "INSERT INTO customers (id, name) VALUES (1, 'x') ON CONFLICT (id) DO UPDATE SET name = 'pwned'", onlyReads],
+  ['insert that would fire a trigger', () => "INSERT INTO orders (customer_id, total, placed_at) VALUES (1, 1, 'now')", onlyReads],
+  ['DROP TRIGGER', () => 'DROP TRIGGER orders_audit', onlyReads],
+  ['ATTACH another file', () => `ATTACH DATABASE '${secret.path}' AS other`, onlyReads],
+  ['ATTACH after a comment', () => `-- just a read\nATTACH '${secret.path}' AS other`, onlyReads],
+  ['ATTACH a URI filename', () => `ATTACH 'file:${secret.path}?mode=ro' AS other`, onlyReads],
+  ['read from a file that an ATTACH would have opened', () => 'SELECT * FROM other.secrets', /no such table: other.secrets/],
+  ['DETACH', () => 'DETACH DATABASE main', onlyReads],
+  ['VACUUM INTO a new file', () => `VACUUM INTO '${vacuumTarget()}'`, onlyReads],
+  ['VACUUM', () => 'VACUUM', onlyReads],
+  ['PRAGMA journal_mode = WAL', () => 'PRAGMA journal_mode = WAL', onlyReads],
+  ['PRAGMA writable_schema = ON', () => 'PRAGMA writable_schema = ON', onlyReads],
+  ['PRAGMA query_only = 0, applied at prepare time', () => 'PRAGMA query_only = 0', onlyReads],
+  ['PRAGMA query_only = 0 behind a block comment', () => '/* read */ PRAGMA query_only = 0', onlyReads],
+  ['PRAGMA trusted_schema = ON', () => 'PRAGMA trusted_schema = ON', onlyReads],
+  ['PRAGMA mmap_size, which SQLite calls a read-only reader', () => 'PRAGMA mmap_size = 1000000', onlyReads],
+  ['write after PRAGMA query_only = 0 was tried', () => "INSERT INTO audit VALUES ('a', 'b')", onlyReads],
+  ['load_extension()', () => "SELECT load_extension('/tmp/evil.so')", /not authorized/],
+  ['load_extension() with an entry point', () => "SELECT load_extension('libc.so.6', 'system')", /not authorized/],
+  ['load_extension() in a union', () => "SELECT 1 UNION ALL SELECT load_extension('/tmp/evil.so')", /not authorized/],
+  ['writefile()', () => "SELECT writefile('/tmp/pwned', 'x')", /no such function: writefile/],
+  ['readfile()', () => "SELECT readfile('/etc/passwd')", /no such function: readfile/],
+  ['CREATE TEMP TABLE', () => 'CREATE TEMP TABLE t (x)', onlyReads],
+  ['CREATE TEMP VIEW', () => 'CREATE TEMP VIEW v AS SELECT 1', onlyReads],
+  ['CREATE TEMP TRIGGER', () => 'CREATE TEMP TRIGGER t AFTER INSERT ON orders BEGIN SELECT 1; END', onlyReads],
+  ['CREATE TABLE', () => 'CREATE TABLE pwned (x)', onlyReads],
+  ['ALTER TABLE', () => 'ALTER TABLE customers ADD COLUMN pwned TEXT', onlyReads],
+  ['DROP TABLE', () => 'DROP TABLE customers', onlyReads],
+  ['BEGIN IMMEDIATE', () => 'BEGIN IMMEDIATE', onlyReads],
+  ['SAVEPOINT', () => 'SAVEPOINT s', onlyReads],
+  ['ANALYZE, which writes sqlite_stat1', () => 'ANALYZE', onlyReads],
+  ['REINDEX', () => 'REINDEX', onlyReads],
+  ['EXPLAIN of a write', () => 'EXPLAIN DELETE FROM orders', onlyReads],
+  ['fullwidth look-alike SELECT', () => 'ＳＥＬＥＣＴ 1; DROP TABLE customers', onlyReads],
+  ['Cyrillic look-alike SELECT', () => 'ЅELECT * FROM customers', onlyReads],
+  ['zero-width space before DELETE', () => '\u200bDELETE FROM orders', onlyReads],
+  ['NUL byte hiding a statement', () => 'SELECT 1\u0000; DROP TABLE customers', /NUL character/],
+  ['fts3_tokenizer() pointer overwrite', () => "SELECT fts3_tokenizer('simple', x'4141414141414141')", /fts3tokenize|not authorized|SQLite error|no such function/i],
+  ['write hidden behind 90 KB of comment', () => `SELECT 1 /*${'x'.repeat(90_000)}*/; DELETE FROM orders`, oneStatement],
+  ['SQL longer than the cap', () => `SELECT 1${' '.repeat(200_000)}`, /sql.*(too big|at most|<=)/i],
+  ['a value past SQLite\'s 1 GB length limit', () => 'SELECT length(randomblob(1100000000))', /string or blob too big/],
+];
+
+describe('SQL attack suite: every statement is refused or fails, nothing is written', () => {
+  it.each(attacks)('%s', async (_attack, sql, refusal) => {
+    const result = await query(sql());
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(refusal);
+  });
+
+  it('reports a 300 MB BLOB by its length, without sending it, and keeps answering', async () => {
+    const result = await query('SELECT zeroblob(300000000) AS huge, 1 AS after');
+    expect(result.isError).toBeUndefined();
+    expect(JSON.parse(result.content[0]?.text ?? '').rows).toEqual([[{ type: 'blob', bytes: 300_000_000, base64: null }, 1]]);
+    expect(result.content[0]?.text.length).toBeLessThan(500);
+  });
+
+  it('leaves the file byte-identical, creates no file, and keeps the connection read-only', async () => {
+    const counts = await query(
+      'SELECT (SELECT count(*) FROM customers), (SELECT count(*) FROM orders), (SELECT count(*) FROM audit), (SELECT name FROM customers WHERE id = 1)',
+    );
+    expect(JSON.parse(counts.content[0]?.text ?? '').rows).toEqual([[3, 250, 0, 'Aroha']]);
+    const settings = await query(
+      'SELECT query_only, trusted_schema, temp_store FROM pragma_query_only, pragma_trusted_schema, pragma_temp_store',
+    );
+    expect(JSON.parse(settings.content[0]?.text ?? '').rows).toEqual([Object.values(readOnlySettings)]);
+    const attached = await query('SELECT name FROM pragma_database_list');
+    expect(JSON.parse(attached.content[0]?.text ?? '').rows).toEqual([['main']]);
+    expect(digest(sample.path)).toBe(digestBefore);
+    expect(readdirSync(sample.directory)).toEqual(directoryBefore);
+    expect(readdirSync(process.cwd())).toEqual(workingDirectoryBefore);
+  });
+});
+
+describe('the connection behind the gate', () => {
+  it.each([
+    ["INSERT INTO audit VALUES ('a', 'b')"],
+    ["UPDATE customers SET name = 'x'"],
+    ['DELETE FROM orders'],
+    ['CREATE TABLE t (x)'],
+    ['DROP TABLE audit'],
+    [`VACUUM INTO '/tmp/toolshed-should-not-exist-${process.pid}.db'`],
+  ])('refuses %s even when run directly', (sql) => {
+    const connection = openReadOnlyConnection(sample.path, 100);
+    try {
+      expect(() => connection.prepare(sql).run()).toThrow(/readonly|read-only|query_only|not authorized/i);
+    } finally {
+      connection.close();
+    }
+    expect(digest(sample.path)).toBe(digestBefore);
+  });
+});
