@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInMemory } from '@toolshed/mcp-core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
+import { createSqlServer } from './create-sql-server.ts';
+
+const forever = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+
+/** This process's query processes, read from /proc. */
+function queryProcessIds(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('query-process');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+let sample: SampleDatabase;
+let server: ReturnType<typeof createSqlServer>;
+const client = new Client({ name: 'test', version: '1' });
+
+type Result = { content: { text: string }[]; isError?: boolean; structuredContent?: { rows: unknown[][] } };
+
+beforeAll(async () => {
+  sample = createSampleDatabase();
+  server = createSqlServer({ databases: sample.path, timeoutMs: 1000, maxConcurrentQueries: 2, maxResultBytes: 2000 });
+  await connectInMemory(server, client);
+});
+
+afterAll(async () => {
+  await client.close();
+  await server.close();
+  sample.remove();
+});
+
+describe('time limit and cancellation', () => {
+  it('stops a query that runs forever at the limit, while a quick query answers meanwhile', async () => {
+    const started = performance.now();
+    const slow = client.callTool({ name: 'query', arguments: { sql: forever } }) as Promise<Result>;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const quick = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT count(*) FROM orders' } })) as Result;
+    const quickAt = performance.now() - started;
+    expect(quick.structuredContent?.rows).toEqual([[250]]);
+    expect(quickAt).toBeLessThan(900);
+    const stopped = await slow;
+    const stoppedAt = performance.now() - started;
+    expect(stopped.isError).toBe(true);
+    expect(stopped.content[0]?.text).toMatch(/stopped after 1000 ms, the time limit/);
+    expect(stoppedAt).toBeGreaterThanOrEqual(1000);
+    expect(stoppedAt).toBeLessThan(3000);
+  });
+
+  it('kills the query process of a cancelled call, and the next call gets a fresh one', async () => {
+    await client.callTool({ name: 'query', arguments: { sql: 'SELECT 1' } });
+    const before = queryProcessIds();
+    const controller = new AbortController();
+    const cancelled = client.callTool({ name: 'query', arguments: { sql: forever } }, undefined, {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort('changed my mind');
+    await expect(cancelled).rejects.toThrow();
+    await expect.poll(() => queryProcessIds().length, { timeout: 2000 }).toBeLessThan(before.length);
+    const next = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT 2' } })) as Result;
+    expect(next.structuredContent?.rows).toEqual([[2]]);
+  });
+
+  it('reports a query process that died under a call, and recovers', async () => {
+    const running = client.callTool({ name: 'query', arguments: { sql: forever } }) as Promise<Result>;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const pid of queryProcessIds()) process.kill(pid, 'SIGKILL');
+    const died = await running;
+    expect(died.isError).toBe(true);
+    expect(died.content[0]?.text).toMatch(/query process ended while running the query/);
+    const next = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT 3' } })) as Result;
+    expect(next.structuredContent?.rows).toEqual([[3]]);
+  });
+
+  it('ends every query process when the server closes', async () => {
+    const before = queryProcessIds().length;
+    const local = createSqlServer({ databases: sample.path });
+    const localClient = new Client({ name: 'test', version: '1' });
+    await connectInMemory(local, localClient);
+    await localClient.callTool({ name: 'query', arguments: { sql: 'SELECT 1' } });
+    expect(queryProcessIds().length).toBeGreaterThan(before);
+    await local.close();
+    await expect.poll(() => queryProcessIds().length, { timeout: 2000 }).toBe(before);
+  });
+});
+
+describe('byte cap', () => {
+  it('cuts rows at the byte cap and says so', async () => {
+    const result = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT * FROM orders', max_rows: 200 } })) as Result & {
+      structuredContent: Record<string, unknown>;
+    };
+    expect(result.structuredContent).toMatchObject({ truncated: true, truncated_by: 'max_bytes' });
+    expect(JSON.stringify(result.structuredContent.rows).length).toBeLessThanOrEqual(2000);
+    expect((result.structuredContent.rows as unknown[]).length).toBeGreaterThan(10);
+    expect(result.structuredContent.hint).toMatch(/byte result cap/);
+  });
+});
