@@ -38,9 +38,17 @@ function check(label: string, action: () => void): void {
   }
 }
 
-function initializeOverStdio(binPath: string, name: string): Promise<void> {
+/** What a bin needs on its command line to start; an empty file is a valid empty SQLite database. */
+const startArguments: Record<string, (directory: string) => string[]> = {
+  'toolshed-sql': (directory) => {
+    writeFileSync(join(directory, 'empty.db'), '');
+    return ['--db', join(directory, 'empty.db')];
+  },
+};
+
+function initializeOverStdio(binPath: string, name: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -134,7 +142,7 @@ for (const { manifest } of tarballs) {
       if (!help.includes('Usage:')) throw new Error(`no usage in: ${help}`);
     });
     try {
-      await initializeOverStdio(binPath, bin);
+      await initializeOverStdio(binPath, bin, startArguments[bin]?.(install) ?? []);
       passed++;
       console.log(`  ok   ${bin} answers initialize over stdio`);
     } catch (error) {
@@ -168,6 +176,29 @@ if (answers[1]?.result?.structuredContent?.sum !== 5 || problems.length > 0) { c
   writeFileSync(join(install, 'smoke.mjs'), smoke);
   check('@toolshed/mcp-core serves a tool from the installed tarball', () => {
     run(process.execPath, ['smoke.mjs'], install);
+  });
+}
+
+if (tarballs.some(({ manifest }) => manifest.name === '@toolshed/server-sql')) {
+  // The query process is a separate file the server forks: run a query through the installed package.
+  const smoke = `
+import { createInMemoryTransportPair } from '@toolshed/mcp-core';
+import { createSqlServer } from '@toolshed/server-sql';
+const server = createSqlServer({ databases: { empty: 'empty.db' } });
+const [client, serverSide] = createInMemoryTransportPair();
+await server.connect(serverSide);
+const answers = [];
+client.onmessage = (message) => answers.push(message);
+await client.start();
+await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'query', arguments: { sql: 'SELECT 6 * 7' } } });
+for (let waited = 0; answers.length < 2 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+await server.close();
+if (JSON.stringify(answers[1]?.result?.structuredContent?.rows) !== '[[42]]') { console.error(JSON.stringify(answers)); process.exit(1); }
+`;
+  writeFileSync(join(install, 'sql-smoke.mjs'), smoke);
+  check('@toolshed/server-sql runs a query in its query process from the installed tarball', () => {
+    run(process.execPath, ['sql-smoke.mjs'], install);
   });
 }
 
