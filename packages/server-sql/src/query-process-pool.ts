@@ -172,6 +172,8 @@ export class QueryProcessPool {
       if (process.child.exitCode !== null || process.child.signalCode !== null) resolve();
       else process.child.once('exit', () => resolve());
     });
+    // Held until it is gone, so that awaiting close() keeps the event loop alive.
+    process.child.ref();
     process.child.kill('SIGKILL');
     this.#serveWaiter();
     return exited;
