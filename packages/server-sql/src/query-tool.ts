@@ -9,8 +9,11 @@ export const queryOutput: z.ZodObject = z.object({
   columns: z
     .array(z.object({ name: z.string(), type: z.string().nullable().describe('Declared type; null for expressions') }))
     .describe('Result columns in order'),
+  // Checked as an array of anything (rows come from our own query process), advertised as an array of
+  // arrays: validating every value of a 1,000-row result cost 0.13 ms a call, checking each row 0.02 ms.
   rows: z
-    .array(z.array(z.unknown()))
+    .array(z.unknown())
+    .meta({ items: { type: 'array' } })
     .describe(
       'Rows as arrays in column order. Integers beyond ±2^53 are strings; BLOBs are {type:"blob", bytes, base64} (base64 null when too large); NULL is null',
     ),
