@@ -29,7 +29,14 @@ function generateDatabase(): void {
   const insert = db.prepare('INSERT INTO items VALUES (?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (let id = 1; id <= rowCount; id++) {
-      insert.run(id, `item ${id}`, `category ${id % 50}`, (id * 37) % 10_000 / 100, id % 1000, `2026-${String((id % 12) + 1).padStart(2, '0')}-01T00:00:00Z`);
+      insert.run(
+        id,
+        `item ${id}`,
+        `category ${id % 50}`,
+        ((id * 37) % 10_000) / 100,
+        id % 1000,
+        `2026-${String((id % 12) + 1).padStart(2, '0')}-01T00:00:00Z`,
+      );
     }
   })();
   db.exec('CREATE INDEX items_by_category ON items (category)');
@@ -45,7 +52,12 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'point lookup', sql: 'SELECT * FROM items WHERE id = ?', params: () => [1 + Math.floor(Math.random() * rowCount)], calls: 4000 },
+  {
+    name: 'point lookup',
+    sql: 'SELECT * FROM items WHERE id = ?',
+    params: () => [1 + Math.floor(Math.random() * rowCount)],
+    calls: 4000,
+  },
   {
     name: '1,000-row scan',
     sql: 'SELECT * FROM items WHERE id > ? ORDER BY id LIMIT 1000',
@@ -79,7 +91,10 @@ function rawRunner(): (sql: string, params: unknown[]) => string {
   };
 }
 
-async function serverRunner(): Promise<{ call: (sql: string, params: unknown[]) => Promise<unknown>; close: () => Promise<void> }> {
+async function serverRunner(): Promise<{
+  call: (sql: string, params: unknown[]) => Promise<unknown>;
+  close: () => Promise<void>;
+}> {
   const server = createSqlServer({ databases: { items: databasePath }, maxRows: 1000 });
   const [client, serverSide] = createInMemoryTransportPair();
   await server.connect(serverSide);
@@ -97,7 +112,11 @@ async function serverRunner(): Promise<{ call: (sql: string, params: unknown[]) 
       pending.set(id, resolve);
       void client.send({ jsonrpc: '2.0', id, method, params });
     });
-  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  await request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1' },
+  });
   await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return {
     async call(sql, params) {
@@ -125,7 +144,9 @@ async function measure(calls: number, once: () => unknown): Promise<number[]> {
 generateDatabase();
 const raw = rawRunner();
 const server = await serverRunner();
-console.log(`node ${process.version}, ${rowCount.toLocaleString('en')} rows, raw better-sqlite3 vs toolshed-sql over an in-memory MCP connection`);
+console.log(
+  `node ${process.version}, ${rowCount.toLocaleString('en')} rows, raw better-sqlite3 vs toolshed-sql over an in-memory MCP connection`,
+);
 console.log('');
 console.log('| query | calls | raw p50 ms | server p50 ms | raw p99 ms | server p99 ms | server ÷ raw (p50) |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');

@@ -34,13 +34,21 @@ const cli = defineCli({
       'BLOBs larger than this are returned as their length only',
       defaultSqlLimits.maxBlobBytes,
     ),
-    timeoutMs: limitOption('TOOLSHED_SQL_TIMEOUT_MS', 'Stop a statement after this many milliseconds', defaultSqlLimits.timeoutMs),
+    timeoutMs: limitOption(
+      'TOOLSHED_SQL_TIMEOUT_MS',
+      'Stop a statement after this many milliseconds',
+      defaultSqlLimits.timeoutMs,
+    ),
     maxConcurrentQueries: limitOption(
       'TOOLSHED_SQL_MAX_CONCURRENT_QUERIES',
       'Statements running at once, each in its own query process',
       defaultSqlLimits.maxConcurrentQueries,
     ),
-    maxSqlLength: limitOption('TOOLSHED_SQL_MAX_SQL_LENGTH', 'Characters of SQL a call may send', defaultSqlLimits.maxSqlLength),
+    maxSqlLength: limitOption(
+      'TOOLSHED_SQL_MAX_SQL_LENGTH',
+      'Characters of SQL a call may send',
+      defaultSqlLimits.maxSqlLength,
+    ),
     ...httpCliOptions,
   },
   examples: [

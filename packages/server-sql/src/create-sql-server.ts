@@ -3,8 +3,8 @@ import { checkDatabaseFiles, parseDatabaseSpecs } from './database-files.ts';
 import { createDescribeTableTool } from './describe-table-tool.ts';
 import { createExplainQueryTool } from './explain-query-tool.ts';
 import { createListTablesTool } from './list-tables-tool.ts';
-import { createQueryTool } from './query-tool.ts';
 import { QueryProcessPool } from './query-process-pool.ts';
+import { createQueryTool } from './query-tool.ts';
 import { createSchemaResource } from './schema-resource.ts';
 import { defaultSqlLimits, type ResolvedSqlLimits, type SqlServerOptions } from './sql-server-options.ts';
 import type { SqlToolContext } from './sql-tool-context.ts';
@@ -59,9 +59,13 @@ export function createSqlServer(options: SqlServerOptions): McpServer {
       'Use list_tables, then describe_table, then query with one SELECT per call and values in params. ' +
       `Results are capped at ${limits.maxRows} rows and ${limits.maxResultBytes} bytes and say when they were cut; ` +
       `statements are stopped after ${limits.timeoutMs} ms (explain_query shows why a query is slow).`,
-    tools: [createListTablesTool(context), createDescribeTableTool(context), createQueryTool(context), createExplainQueryTool(context)],
+    tools: [
+      createListTablesTool(context),
+      createDescribeTableTool(context),
+      createQueryTool(context),
+      createExplainQueryTool(context),
+    ],
     resources: names.map((name) => createSchemaResource(context, name)),
     onClose: () => pool.close(),
   });
 }
-

@@ -5,7 +5,9 @@ import { LocalError } from '@toolshed/mcp-core';
 const databaseName = /^[A-Za-z0-9_-]{1,64}$/;
 
 function nameFromPath(path: string): string {
-  const stem = basename(path, extname(path)).replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
+  const stem = basename(path, extname(path))
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .slice(0, 64);
   return stem === '' ? 'main' : stem;
 }
 
@@ -58,7 +60,8 @@ export function checkDatabaseFiles(databases: Readonly<Record<string, string>>):
       throw new LocalError('config_invalid', `database file ${path} cannot be read: ${(error as Error).message}`);
     }
     // An empty file is an empty database to SQLite.
-    if (header !== sqliteHeader && statSync(path).size > 0) throw new LocalError('config_invalid', `${path} is not a SQLite database file`);
+    if (header !== sqliteHeader && statSync(path).size > 0)
+      throw new LocalError('config_invalid', `${path} is not a SQLite database file`);
     checked[name] = path;
   }
   return checked;

@@ -40,14 +40,24 @@ export function createDescribeTableTool(context: SqlToolContext): Tool {
         }),
       ),
       indexes: z.array(
-        z.object({ name: z.string(), unique: z.boolean(), origin: z.string(), partial: z.boolean(), columns: z.array(z.string()) }),
+        z.object({
+          name: z.string(),
+          unique: z.boolean(),
+          origin: z.string(),
+          partial: z.boolean(),
+          columns: z.array(z.string()),
+        }),
       ),
       sql: z.string().nullable(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database, table }, toolContext) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'describe_table', database: name, table }, toolContext.signal);
+      const json = await runInQueryProcess(
+        context,
+        { kind: 'describe_table', database: name, table },
+        toolContext.signal,
+      );
       return { database: name, ...JSON.parse(json) };
     },
   });

@@ -27,7 +27,15 @@ let sample: SampleDatabase;
 let server: ReturnType<typeof createSqlServer>;
 const client = new Client({ name: 'test', version: '1' });
 
-type Result = { content: { text: string }[]; isError?: boolean; structuredContent?: { rows: unknown[][] } };
+type Result = {
+  content: { text: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown> & { rows: unknown[][] };
+};
+
+async function query(args: Record<string, unknown>): Promise<Result> {
+  return (await client.callTool({ name: 'query', arguments: args })) as unknown as Result;
+}
 
 beforeAll(async () => {
   sample = createSampleDatabase();
@@ -44,9 +52,9 @@ afterAll(async () => {
 describe('time limit and cancellation', () => {
   it('stops a query that runs forever at the limit, while a quick query answers meanwhile', async () => {
     const started = performance.now();
-    const slow = client.callTool({ name: 'query', arguments: { sql: forever } }) as Promise<Result>;
+    const slow = query({ sql: forever });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const quick = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT count(*) FROM orders' } })) as Result;
+    const quick = await query({ sql: 'SELECT count(*) FROM orders' });
     const quickAt = performance.now() - started;
     expect(quick.structuredContent?.rows).toEqual([[250]]);
     expect(quickAt).toBeLessThan(900);
@@ -69,18 +77,18 @@ describe('time limit and cancellation', () => {
     controller.abort('changed my mind');
     await expect(cancelled).rejects.toThrow();
     await expect.poll(() => queryProcessIds().length, { timeout: 2000 }).toBeLessThan(before.length);
-    const next = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT 2' } })) as Result;
+    const next = await query({ sql: 'SELECT 2' });
     expect(next.structuredContent?.rows).toEqual([[2]]);
   });
 
   it('reports a query process that died under a call, and recovers', async () => {
-    const running = client.callTool({ name: 'query', arguments: { sql: forever } }) as Promise<Result>;
+    const running = query({ sql: forever });
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const pid of queryProcessIds()) process.kill(pid, 'SIGKILL');
     const died = await running;
     expect(died.isError).toBe(true);
     expect(died.content[0]?.text).toMatch(/query process ended while running the query/);
-    const next = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT 3' } })) as Result;
+    const next = await query({ sql: 'SELECT 3' });
     expect(next.structuredContent?.rows).toEqual([[3]]);
   });
 
@@ -98,12 +106,10 @@ describe('time limit and cancellation', () => {
 
 describe('byte cap', () => {
   it('cuts rows at the byte cap and says so', async () => {
-    const result = (await client.callTool({ name: 'query', arguments: { sql: 'SELECT * FROM orders', max_rows: 200 } })) as Result & {
-      structuredContent: Record<string, unknown>;
-    };
+    const result = await query({ sql: 'SELECT * FROM orders', max_rows: 200 });
     expect(result.structuredContent).toMatchObject({ truncated: true, truncated_by: 'max_bytes' });
-    expect(JSON.stringify(result.structuredContent.rows).length).toBeLessThanOrEqual(2000);
-    expect((result.structuredContent.rows as unknown[]).length).toBeGreaterThan(10);
-    expect(result.structuredContent.hint).toMatch(/byte result cap/);
+    expect(JSON.stringify(result.structuredContent?.rows).length).toBeLessThanOrEqual(2000);
+    expect(result.structuredContent?.rows.length).toBeGreaterThan(10);
+    expect(result.structuredContent?.hint).toMatch(/byte result cap/);
   });
 });

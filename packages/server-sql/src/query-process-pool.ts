@@ -82,7 +82,14 @@ export class QueryProcessPool {
             ),
           this.#options.timeoutMs,
         );
-        process.onExit = (reason) => finish(() => reject(new ToolError(`The query process ended while running the query (${reason}). The query may need more memory than allowed; make it smaller.`)));
+        process.onExit = (reason) =>
+          finish(() =>
+            reject(
+              new ToolError(
+                `The query process ended while running the query (${reason}). The query may need more memory than allowed; make it smaller.`,
+              ),
+            ),
+          );
         signal.addEventListener('abort', onAbort, { once: true });
         process.child.on('message', onMessage);
         process.child.send({ id, request });
@@ -111,7 +118,9 @@ export class QueryProcessPool {
       child,
       ready: new Promise((resolve, reject) => {
         child.once('message', () => resolve());
-        child.once('exit', (code, signal) => reject(new ToolError(`The query process could not start (${signal ?? `exit ${code}`}).`)));
+        child.once('exit', (code, signal) =>
+          reject(new ToolError(`The query process could not start (${signal ?? `exit ${code}`}).`)),
+        );
       }),
     };
     process.ready.catch(() => {});

@@ -7,8 +7,8 @@
  * out-of-memory end away from the server.
  */
 import type Database from 'better-sqlite3';
-import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
 import { QueryFailure } from './query-failure.ts';
+import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
 import { openReadOnlyConnection } from './read-only-connection.ts';
 import { prepareReader } from './reader-statement.ts';
 import { describeTableAsJson, listTablesAsJson, queryPlanAsJson, schemaText } from './schema-introspection.ts';
@@ -27,7 +27,10 @@ function connectionFor(database: string) {
     try {
       connection = openReadOnlyConnection(path, config.busyTimeoutMs);
     } catch (error) {
-      throw new QueryFailure('database_unavailable', `The database "${database}" cannot be opened: ${(error as Error).message}`);
+      throw new QueryFailure(
+        'database_unavailable',
+        `The database "${database}" cannot be opened: ${(error as Error).message}`,
+      );
     }
     entry = { connection, statements: new StatementCache(connection) };
     connections.set(database, entry);

@@ -40,8 +40,16 @@ export function createQueryTool(context: SqlToolContext): Tool {
       params: z
         .union([z.array(parameterValue).max(999), z.record(z.string().max(128), parameterValue)])
         .optional()
-        .describe('Values for the statement\'s parameters: an array for ?, an object for :name, @name or $name (key without the prefix)'),
-      max_rows: z.number().int().min(1).max(maxRows).default(Math.min(100, maxRows)).describe(`Rows to return at most (1-${maxRows})`),
+        .describe(
+          "Values for the statement's parameters: an array for ?, an object for :name, @name or $name (key without the prefix)",
+        ),
+      max_rows: z
+        .number()
+        .int()
+        .min(1)
+        .max(maxRows)
+        .default(Math.min(100, maxRows))
+        .describe(`Rows to return at most (1-${maxRows})`),
     }),
     output: queryOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -53,7 +61,11 @@ export function createQueryTool(context: SqlToolContext): Tool {
           database: chosenDatabase(context, database),
           sql,
           params,
-          limits: { maxRows: max_rows, maxBytes: context.limits.maxResultBytes, maxBlobBytes: context.limits.maxBlobBytes },
+          limits: {
+            maxRows: max_rows,
+            maxBytes: context.limits.maxResultBytes,
+            maxBlobBytes: context.limits.maxBlobBytes,
+          },
         },
         toolContext.signal,
       );

@@ -24,7 +24,10 @@ function schemaObjects(connection: Database.Database): SchemaObject[] {
 
 function columnCount(connection: Database.Database, table: string): number | null {
   try {
-    return connection.prepare('SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden IN (0, 2, 3)').pluck().get(table) as number;
+    return connection
+      .prepare('SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden IN (0, 2, 3)')
+      .pluck()
+      .get(table) as number;
   } catch {
     // A view over a table that no longer exists cannot be described; list it all the same.
     return null;
@@ -67,7 +70,10 @@ function findTable(connection: Database.Database, table: string): SchemaObject {
     near.length > 0
       ? `Did you mean ${near.map((name) => `"${name}"`).join(', ')}?`
       : `Tables and views: ${names.slice(0, 50).join(', ') || '(none)'}.`;
-  throw new QueryFailure('unknown_table', `No table or view named "${table}". ${suggestion} list_tables lists them all.`);
+  throw new QueryFailure(
+    'unknown_table',
+    `No table or view named "${table}". ${suggestion} list_tables lists them all.`,
+  );
 }
 
 export function describeTableAsJson(connection: Database.Database, table: string): string {
@@ -83,7 +89,10 @@ export function describeTableAsJson(connection: Database.Database, table: string
       primary_key_position: column.pk === 0 ? null : column.pk,
       generated: column.hidden === 2 || column.hidden === 3,
     }));
-  const foreignKeys = new Map<number, { table: string; columns: string[]; references: (string | null)[]; on_update: string; on_delete: string }>();
+  const foreignKeys = new Map<
+    number,
+    { table: string; columns: string[]; references: (string | null)[]; on_update: string; on_delete: string }
+  >();
   for (const row of connection.prepare('SELECT * FROM pragma_foreign_key_list(?)').all(object.name) as {
     id: number;
     table: string;
@@ -92,7 +101,13 @@ export function describeTableAsJson(connection: Database.Database, table: string
     on_update: string;
     on_delete: string;
   }[]) {
-    const key = foreignKeys.get(row.id) ?? { table: row.table, columns: [], references: [], on_update: row.on_update, on_delete: row.on_delete };
+    const key = foreignKeys.get(row.id) ?? {
+      table: row.table,
+      columns: [],
+      references: [],
+      on_update: row.on_update,
+      on_delete: row.on_delete,
+    };
     key.columns.push(row.from);
     key.references.push(row.to);
     foreignKeys.set(row.id, key);
@@ -107,11 +122,16 @@ export function describeTableAsJson(connection: Database.Database, table: string
   ).map((index) => ({
     name: index.name,
     unique: index.unique === 1,
-    origin: ({ c: 'CREATE INDEX', u: 'UNIQUE constraint', pk: 'PRIMARY KEY' } as Record<string, string>)[index.origin] ?? index.origin,
+    origin:
+      ({ c: 'CREATE INDEX', u: 'UNIQUE constraint', pk: 'PRIMARY KEY' } as Record<string, string>)[index.origin] ??
+      index.origin,
     partial: index.partial === 1,
-    columns: (connection.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck().all(index.name) as (string | null)[]).map(
-      (name) => name ?? '(expression)',
-    ),
+    columns: (
+      connection.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck().all(index.name) as (
+        | string
+        | null
+      )[]
+    ).map((name) => name ?? '(expression)'),
   }));
   const primaryKey = columns
     .filter((column) => column.primary_key_position !== null)
@@ -132,7 +152,9 @@ export function describeTableAsJson(connection: Database.Database, table: string
 /** Every CREATE statement in the file, for the schema resource. */
 export function schemaText(connection: Database.Database): string {
   const statements = connection
-    .prepare("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type DESC, name")
+    .prepare(
+      "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type DESC, name",
+    )
     .pluck()
     .all() as string[];
   return statements.length === 0 ? '-- (empty database)\n' : `${statements.join(';\n\n')};\n`;
@@ -140,7 +162,11 @@ export function schemaText(connection: Database.Database): string {
 
 /** EXPLAIN QUERY PLAN of a reader statement, as rows and as an indented tree. */
 export function queryPlanAsJson(connection: Database.Database, sql: string): string {
-  const rows = connection.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { id: number; parent: number; detail: string }[];
+  const rows = connection.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as {
+    id: number;
+    parent: number;
+    detail: string;
+  }[];
   const depth = new Map<number, number>([[0, -1]]);
   const lines: string[] = [];
   for (const row of rows) {
@@ -152,5 +178,9 @@ export function queryPlanAsJson(connection: Database.Database, sql: string): str
     full_scans: rows.filter((row) => /^SCAN /.test(row.detail)).map((row) => row.detail),
     temp_b_trees: rows.filter((row) => /USE TEMP B-TREE/.test(row.detail)).map((row) => row.detail),
   };
-  return JSON.stringify({ plan: rows.map(({ id, parent, detail }) => ({ id, parent, detail })), tree: lines.join('\n'), ...uses });
+  return JSON.stringify({
+    plan: rows.map(({ id, parent, detail }) => ({ id, parent, detail })),
+    tree: lines.join('\n'),
+    ...uses,
+  });
 }

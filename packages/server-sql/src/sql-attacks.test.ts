@@ -74,13 +74,25 @@ const attacks: [string, () => string, RegExp][] = [
   ['DML in a subquery', () => 'SELECT * FROM (DELETE FROM orders RETURNING *)', /syntax error/],
   ['INSERT … RETURNING, which returns rows', () => "INSERT INTO audit VALUES ('a', 'b') RETURNING *", onlyReads],
   ['REPLACE', () => "REPLACE INTO customers (id, name) VALUES (1, 'pwned')", onlyReads],
-  ['UPSERT', () => "INSERT INTO customers (id, name) VALUES (1, 'x') ON CONFLICT (id) DO UPDATE SET name = 'pwned'", onlyReads],
-  ['insert that would fire a trigger', () => "INSERT INTO orders (customer_id, total, placed_at) VALUES (1, 1, 'now')", onlyReads],
+  [
+    'UPSERT',
+    () => "INSERT INTO customers (id, name) VALUES (1, 'x') ON CONFLICT (id) DO UPDATE SET name = 'pwned'",
+    onlyReads,
+  ],
+  [
+    'insert that would fire a trigger',
+    () => "INSERT INTO orders (customer_id, total, placed_at) VALUES (1, 1, 'now')",
+    onlyReads,
+  ],
   ['DROP TRIGGER', () => 'DROP TRIGGER orders_audit', onlyReads],
   ['ATTACH another file', () => `ATTACH DATABASE '${secret.path}' AS other`, onlyReads],
   ['ATTACH after a comment', () => `-- just a read\nATTACH '${secret.path}' AS other`, onlyReads],
   ['ATTACH a URI filename', () => `ATTACH 'file:${secret.path}?mode=ro' AS other`, onlyReads],
-  ['read from a file that an ATTACH would have opened', () => 'SELECT * FROM other.secrets', /no such table: other.secrets/],
+  [
+    'read from a file that an ATTACH would have opened',
+    () => 'SELECT * FROM other.secrets',
+    /no such table: other.secrets/,
+  ],
   ['DETACH', () => 'DETACH DATABASE main', onlyReads],
   ['VACUUM INTO a new file', () => `VACUUM INTO '${vacuumTarget()}'`, onlyReads],
   ['VACUUM', () => 'VACUUM', onlyReads],
@@ -111,10 +123,18 @@ const attacks: [string, () => string, RegExp][] = [
   ['Cyrillic look-alike SELECT', () => 'ЅELECT * FROM customers', onlyReads],
   ['zero-width space before DELETE', () => '\u200bDELETE FROM orders', onlyReads],
   ['NUL byte hiding a statement', () => 'SELECT 1\u0000; DROP TABLE customers', /NUL character/],
-  ['fts3_tokenizer() pointer overwrite', () => "SELECT fts3_tokenizer('simple', x'4141414141414141')", /fts3tokenize|not authorized|SQLite error|no such function/i],
-  ['write hidden behind 90 KB of comment', () => `SELECT 1 /*${'x'.repeat(90_000)}*/; DELETE FROM orders`, oneStatement],
+  [
+    'fts3_tokenizer() pointer overwrite',
+    () => "SELECT fts3_tokenizer('simple', x'4141414141414141')",
+    /fts3tokenize|not authorized|SQLite error|no such function/i,
+  ],
+  [
+    'write hidden behind 90 KB of comment',
+    () => `SELECT 1 /*${'x'.repeat(90_000)}*/; DELETE FROM orders`,
+    oneStatement,
+  ],
   ['SQL longer than the cap', () => `SELECT 1${' '.repeat(200_000)}`, /sql.*(too big|at most|<=)/i],
-  ['a value past SQLite\'s 1 GB length limit', () => 'SELECT length(randomblob(1100000000))', /string or blob too big/],
+  ["a value past SQLite's 1 GB length limit", () => 'SELECT length(randomblob(1100000000))', /string or blob too big/],
 ];
 
 describe('SQL attack suite: every statement is refused or fails, nothing is written', () => {
@@ -127,7 +147,9 @@ describe('SQL attack suite: every statement is refused or fails, nothing is writ
   it('reports a 300 MB BLOB by its length, without sending it, and keeps answering', async () => {
     const result = await query('SELECT zeroblob(300000000) AS huge, 1 AS after');
     expect(result.isError).toBeUndefined();
-    expect(JSON.parse(result.content[0]?.text ?? '').rows).toEqual([[{ type: 'blob', bytes: 300_000_000, base64: null }, 1]]);
+    expect(JSON.parse(result.content[0]?.text ?? '').rows).toEqual([
+      [{ type: 'blob', bytes: 300_000_000, base64: null }, 1],
+    ]);
     expect(result.content[0]?.text.length).toBeLessThan(500);
   });
 

@@ -32,7 +32,10 @@ describe('toolshed-sql bin', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin],
-      env: { ...process.env, TOOLSHED_SQL_DB: `shop=${sample.path}`, TOOLSHED_SQL_MAX_ROWS: '5' } as Record<string, string>,
+      env: { ...process.env, TOOLSHED_SQL_DB: `shop=${sample.path}`, TOOLSHED_SQL_MAX_ROWS: '5' } as Record<
+        string,
+        string
+      >,
       stderr: 'pipe',
     });
     const recording = recordMessages(transport);

@@ -18,7 +18,8 @@ interface CollectedRows {
 
 /** A BLOB as JSON: base64 with its length, or only its length past the cap. */
 function blobValue(bytes: Uint8Array, maxBlobBytes: number): { type: 'blob'; bytes: number; base64: string | null } {
-  const base64 = bytes.length <= maxBlobBytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64') : null;
+  const base64 =
+    bytes.length <= maxBlobBytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64') : null;
   return { type: 'blob', bytes: bytes.length, base64 };
 }
 

@@ -65,13 +65,13 @@ describe('query: parameters, values and caps', () => {
     ['named @id', 'SELECT name FROM customers WHERE id = @id', { id: 2 }, 'Björn'],
     ['named $id', 'SELECT name FROM customers WHERE id = $id', { id: 3 }, '田中'],
     ['boolean as 0/1', 'SELECT ? + ?', [true, false], 1],
-    ['null', 'SELECT coalesce(?, \'none\')', [null], 'none'],
+    ['null', "SELECT coalesce(?, 'none')", [null], 'none'],
   ])('binds %s', async (_form, sql, params, expected) => {
     const result = await call('query', { sql, params });
     expect(structured(result).rows).toEqual([[expected]]);
   });
 
-  it('turns SQL and binding errors into isError results in SQLite\'s words', async () => {
+  it("turns SQL and binding errors into isError results in SQLite's words", async () => {
     const noColumn = await call('query', { sql: 'SELECT nope FROM customers' });
     expect(noColumn.isError).toBe(true);
     expect(noColumn.content[0]?.text).toMatch(/no such column: nope/);
@@ -124,7 +124,9 @@ describe('schema tools', () => {
       type: 'table',
       primary_key: ['id'],
       foreign_keys: [{ table: 'customers', columns: ['customer_id'], references: ['id'], on_delete: 'CASCADE' }],
-      indexes: [{ name: 'orders_by_customer', unique: false, origin: 'CREATE INDEX', columns: ['customer_id', 'placed_at'] }],
+      indexes: [
+        { name: 'orders_by_customer', unique: false, origin: 'CREATE INDEX', columns: ['customer_id', 'placed_at'] },
+      ],
     });
     expect((orders.columns as { name: string }[]).map((column) => column.name)).toEqual([
       'id',

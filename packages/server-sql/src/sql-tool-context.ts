@@ -32,7 +32,11 @@ export function chosenDatabase(context: SqlToolContext, database: string | undef
  * Runs a request in a query process and returns its JSON text; refusals and
  * SQL errors become isError results with SQLite's own words.
  */
-export async function runInQueryProcess(context: SqlToolContext, request: QueryRequest, signal: AbortSignal): Promise<string> {
+export async function runInQueryProcess(
+  context: SqlToolContext,
+  request: QueryRequest,
+  signal: AbortSignal,
+): Promise<string> {
   const response = await context.pool.run(request, signal);
   if (!response.ok) throw new ToolError(response.message);
   return response.json;

@@ -44,14 +44,17 @@ export function createSampleDatabase(name = 'shop.db'): SampleDatabase {
     addCustomer.run(1, 'Aroha', 'aroha@example.com', 'NZ');
     addCustomer.run(2, 'Björn', 'bjorn@example.com', 'SE');
     addCustomer.run(3, '田中', null, 'JP');
-    for (let id = 1; id <= 250; id++) addOrder.run(id, (id % 3) + 1, (id * 7.5) % 200, `2026-0${(id % 9) + 1}-1${id % 10}`);
+    for (let id = 1; id <= 250; id++)
+      addOrder.run(id, (id % 3) + 1, (id * 7.5) % 200, `2026-0${(id % 9) + 1}-1${id % 10}`);
     db.prepare('INSERT INTO "odd ""name"" table" VALUES (?, ?)').run('yes', 1);
     const measure = db.prepare('INSERT INTO measurements VALUES (?, ?, ?, ?, ?)');
-    measure.run(1, 9007199254740993n, 1e999, Buffer.from([1, 2, 3]), 'small blob');
-    measure.run(2, -9223372036854775808n, -1e999, Buffer.alloc(10_000, 7), 'large blob');
+    measure.run(1, 9007199254740993n, Number.POSITIVE_INFINITY, Buffer.from([1, 2, 3]), 'small blob');
+    measure.run(2, -9223372036854775808n, -Number.POSITIVE_INFINITY, Buffer.alloc(10_000, 7), 'large blob');
     measure.run(3, 42, 0.5, null, null);
   })();
-  db.exec("CREATE TRIGGER orders_audit AFTER INSERT ON orders BEGIN INSERT INTO audit VALUES (datetime('now'), 'order'); END;");
+  db.exec(
+    "CREATE TRIGGER orders_audit AFTER INSERT ON orders BEGIN INSERT INTO audit VALUES (datetime('now'), 'order'); END;",
+  );
   db.close();
   return { directory, path, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
