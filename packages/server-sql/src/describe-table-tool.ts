@@ -53,11 +53,7 @@ export function createDescribeTableTool(context: SqlToolContext): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database, table }, toolContext) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(
-        context,
-        { kind: 'describe_table', database: name, table },
-        toolContext.signal,
-      );
+      const json = await runInQueryProcess(context, { kind: 'describe_table', database: name, table }, toolContext);
       return { database: name, ...JSON.parse(json) };
     },
   });

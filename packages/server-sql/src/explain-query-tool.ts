@@ -23,7 +23,7 @@ export function createExplainQueryTool(context: SqlToolContext): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database, sql }, toolContext) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'explain', database: name, sql }, toolContext.signal);
+      const json = await runInQueryProcess(context, { kind: 'explain', database: name, sql }, toolContext);
       return { database: name, ...JSON.parse(json) };
     },
   });

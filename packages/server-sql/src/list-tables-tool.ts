@@ -22,7 +22,7 @@ export function createListTablesTool(context: SqlToolContext): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database }, toolContext) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'list_tables', database: name }, toolContext.signal);
+      const json = await runInQueryProcess(context, { kind: 'list_tables', database: name }, toolContext);
       return { database: name, ...JSON.parse(json) };
     },
   });

@@ -66,6 +66,22 @@ describe('time limit and cancellation', () => {
     expect(stoppedAt).toBeLessThan(3000);
   });
 
+  it('reports progress against the time limit while a slow query runs', async () => {
+    const seen: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
+    const result = await client.callTool({ name: 'query', arguments: { sql: forever } }, undefined, {
+      onprogress: (progress) => seen.push(progress),
+    });
+    expect(result.isError).toBe(true);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen[0]).toMatchObject({
+      total: 1000,
+      message: expect.stringMatching(/query running for \d+ ms; it is stopped at 1000 ms/),
+    });
+    expect(seen.map((progress) => progress.progress)).toEqual(
+      [...seen.map((progress) => progress.progress)].sort((a, b) => a - b),
+    );
+  });
+
   it('kills the query process of a cancelled call, and the next call gets a fresh one', async () => {
     await client.callTool({ name: 'query', arguments: { sql: 'SELECT 1' } });
     const before = queryProcessIds();

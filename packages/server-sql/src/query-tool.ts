@@ -67,7 +67,7 @@ export function createQueryTool(context: SqlToolContext): Tool {
             maxBlobBytes: context.limits.maxBlobBytes,
           },
         },
-        toolContext.signal,
+        toolContext,
       );
       return structuredResult(JSON.parse(json), { text: json });
     },

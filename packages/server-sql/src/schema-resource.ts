@@ -10,7 +10,7 @@ export function createSchemaResource(context: SqlToolContext, database: string):
     description: `The CREATE statements of every table, view, index and trigger in the "${database}" database.`,
     mimeType: 'application/sql',
     async read(toolContext) {
-      const json = await runInQueryProcess(context, { kind: 'schema_text', database }, toolContext.signal);
+      const json = await runInQueryProcess(context, { kind: 'schema_text', database }, toolContext);
       return (JSON.parse(json) as { text: string }).text;
     },
   });
