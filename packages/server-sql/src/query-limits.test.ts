@@ -129,3 +129,47 @@ describe('byte cap', () => {
     expect(result.structuredContent?.hint).toMatch(/byte result cap/);
   });
 });
+
+describe('no query process outlives its server', () => {
+  it('ends a query process stuck in a statement when the server is killed with SIGKILL', async () => {
+    const { spawn } = await import('node:child_process');
+    const bin = new URL('./cli.ts', import.meta.url).pathname;
+    const server = spawn(process.execPath, [bin, '--db', sample.path, '--timeout-ms', '60000'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const send = (message: unknown) => server.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'query', arguments: { sql: forever } } });
+    const childrenOf = (parent: number) =>
+      readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((pid) => {
+          try {
+            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+            return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+          } catch {
+            return false;
+          }
+        })
+        .map(Number);
+    await expect.poll(() => childrenOf(server.pid as number).length, { timeout: 5000 }).toBeGreaterThan(0);
+    // Let the statement start: the query process is now deaf to its IPC channel.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const orphans = childrenOf(server.pid as number);
+    server.kill('SIGKILL');
+    const alive = (pid: number) => {
+      try {
+        return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(() => orphans.filter(alive), { timeout: 3000 }).toEqual([]);
+  });
+});

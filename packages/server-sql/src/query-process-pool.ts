@@ -11,7 +11,7 @@ export interface QueryProcessPoolOptions extends QueryProcessConfig {
 }
 
 interface Waiter {
-  resolve(process: QueryProcess): void;
+  resolve(queryProcess: QueryProcess): void;
   reject(error: Error): void;
 }
 
@@ -39,8 +39,14 @@ export class QueryProcessPool {
   #nextId = 1;
   #closed = false;
 
+  // On any exit of the server's process, its query processes go with it.
+  readonly #killAll = (): void => {
+    for (const queryProcess of this.#all) queryProcess.child.kill('SIGKILL');
+  };
+
   constructor(options: QueryProcessPoolOptions) {
     this.#options = options;
+    process.once('exit', this.#killAll);
   }
 
   /** Starts one process ahead of the first call, so it does not pay the start-up. */
@@ -49,10 +55,10 @@ export class QueryProcessPool {
   }
 
   async run(request: QueryRequest, signal: AbortSignal): Promise<QueryResponse> {
-    const process = await this.#acquire(signal);
+    const queryProcess = await this.#acquire(signal);
     let settled = false;
     try {
-      await process.ready;
+      await queryProcess.ready;
       return await new Promise<QueryResponse>((resolve, reject) => {
         const id = this.#nextId++;
         const finish = (outcome: () => void) => {
@@ -60,8 +66,8 @@ export class QueryProcessPool {
           settled = true;
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-          process.child.off('message', onMessage);
-          process.onExit = undefined;
+          queryProcess.child.off('message', onMessage);
+          queryProcess.onExit = undefined;
           outcome();
         };
         const onMessage = (message: QueryResponse) => {
@@ -69,7 +75,7 @@ export class QueryProcessPool {
         };
         const kill = (error: Error) =>
           finish(() => {
-            this.#discard(process);
+            this.#discard(queryProcess);
             reject(error);
           });
         const onAbort = () => kill(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
@@ -82,7 +88,7 @@ export class QueryProcessPool {
             ),
           this.#options.timeoutMs,
         );
-        process.onExit = (reason) =>
+        queryProcess.onExit = (reason) =>
           finish(() =>
             reject(
               new ToolError(
@@ -91,18 +97,19 @@ export class QueryProcessPool {
             ),
           );
         signal.addEventListener('abort', onAbort, { once: true });
-        process.child.on('message', onMessage);
-        process.child.send({ id, request });
+        queryProcess.child.on('message', onMessage);
+        queryProcess.child.send({ id, request });
       });
     } finally {
-      if (this.#all.has(process)) this.#release(process);
+      if (this.#all.has(queryProcess)) this.#release(queryProcess);
     }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    process.off('exit', this.#killAll);
     for (const waiter of this.#waiters.splice(0)) waiter.reject(new ToolError('The server is shutting down.'));
-    await Promise.all([...this.#all].map((process) => this.#discard(process)));
+    await Promise.all([...this.#all].map((queryProcess) => this.#discard(queryProcess)));
     this.#idle.length = 0;
   }
 
@@ -114,7 +121,7 @@ export class QueryProcessPool {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       execArgv: [`--max-old-space-size=${maxOldSpaceMb}`],
     });
-    const process: QueryProcess = {
+    const queryProcess: QueryProcess = {
       child,
       ready: new Promise((resolve, reject) => {
         child.once('message', () => resolve());
@@ -123,19 +130,19 @@ export class QueryProcessPool {
         );
       }),
     };
-    process.ready.catch(() => {});
+    queryProcess.ready.catch(() => {});
     child.on('exit', (code, signal) => {
-      this.#all.delete(process);
-      const index = this.#idle.indexOf(process);
+      this.#all.delete(queryProcess);
+      const index = this.#idle.indexOf(queryProcess);
       if (index !== -1) this.#idle.splice(index, 1);
-      process.onExit?.(signal ?? `exit code ${code}`);
+      queryProcess.onExit?.(signal ?? `exit code ${code}`);
       this.#serveWaiter();
     });
     // Idle query processes must not keep the server's process alive.
     child.unref();
     child.channel?.unref();
-    this.#all.add(process);
-    return process;
+    this.#all.add(queryProcess);
+    return queryProcess;
   }
 
   #acquire(signal: AbortSignal): Promise<QueryProcess> {
@@ -145,9 +152,9 @@ export class QueryProcessPool {
     if (this.#all.size < this.#options.maxProcesses) return Promise.resolve(this.#busy(this.#spawn()));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        resolve: (process) => {
+        resolve: (queryProcess) => {
           signal.removeEventListener('abort', onAbort);
-          resolve(this.#busy(process));
+          resolve(this.#busy(queryProcess));
         },
         reject,
       };
@@ -160,30 +167,30 @@ export class QueryProcessPool {
     });
   }
 
-  #busy(process: QueryProcess): QueryProcess {
+  #busy(queryProcess: QueryProcess): QueryProcess {
     // While a call is in flight the process keeps the server alive, so the answer is not lost.
-    process.child.channel?.ref();
-    return process;
+    queryProcess.child.channel?.ref();
+    return queryProcess;
   }
 
-  #release(process: QueryProcess): void {
-    process.child.channel?.unref();
+  #release(queryProcess: QueryProcess): void {
+    queryProcess.child.channel?.unref();
     const waiter = this.#waiters.shift();
-    if (waiter !== undefined) waiter.resolve(process);
-    else this.#idle.push(process);
+    if (waiter !== undefined) waiter.resolve(queryProcess);
+    else this.#idle.push(queryProcess);
   }
 
-  #discard(process: QueryProcess): Promise<void> {
-    this.#all.delete(process);
-    const index = this.#idle.indexOf(process);
+  #discard(queryProcess: QueryProcess): Promise<void> {
+    this.#all.delete(queryProcess);
+    const index = this.#idle.indexOf(queryProcess);
     if (index !== -1) this.#idle.splice(index, 1);
     const exited = new Promise<void>((resolve) => {
-      if (process.child.exitCode !== null || process.child.signalCode !== null) resolve();
-      else process.child.once('exit', () => resolve());
+      if (queryProcess.child.exitCode !== null || queryProcess.child.signalCode !== null) resolve();
+      else queryProcess.child.once('exit', () => resolve());
     });
     // Held until it is gone, so that awaiting close() keeps the event loop alive.
-    process.child.ref();
-    process.child.kill('SIGKILL');
+    queryProcess.child.ref();
+    queryProcess.child.kill('SIGKILL');
     this.#serveWaiter();
     return exited;
   }

@@ -6,6 +6,7 @@
  * native code); a process can always be killed. It also keeps a crash or an
  * out-of-memory end away from the server.
  */
+import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { QueryFailure } from './query-failure.ts';
 import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
@@ -71,4 +72,11 @@ process.on('message', (message: { id: number; request: QueryRequest }) => {
 });
 // The server went away (exit, crash, kill): there is no one left to answer.
 process.on('disconnect', () => process.exit(0));
+// While a statement runs this thread hears nothing, 'disconnect' included, for up to the time limit — or
+// forever, if the server was killed and cannot kill us. A watchdog thread ends the process when its parent
+// is gone, so no query process ever outlives the server.
+new Worker(
+  'const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, "SIGKILL"); }, 250);',
+  { eval: true },
+).unref();
 process.send?.({ ready: true });
