@@ -152,55 +152,65 @@ for (const { manifest } of tarballs) {
   }
 }
 
-if (tarballs.some(({ manifest }) => manifest.name === '@toolshed/mcp-core')) {
-  // mcp-core has no bin: serve a tool from the installed package and call it.
-  const smoke = `
-import { createInMemoryTransportPair, createMcpServer, defineTool } from '@toolshed/mcp-core';
+/**
+ * A script for the install directory: `setup` defines `server` (and may import), then one tools/call goes to
+ * it over an in-memory pair after initialize; `verdict` reads `answers` and exits 1 when they are wrong.
+ */
+function inMemoryCallScript(setup: string, call: Record<string, unknown>, verdict: string): string {
+  return `
+import { createInMemoryTransportPair } from '@toolshed/mcp-core';
+${setup}
+const [client, serverSide] = createInMemoryTransportPair();
+await server.connect(serverSide);
+const answers = [];
+client.onmessage = (message) => answers.push(message);
+await client.start();
+await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: ${JSON.stringify(call)} });
+for (let waited = 0; answers.length < 2 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+await server.close();
+${verdict}
+`;
+}
+
+function checkInMemoryCall(packageName: string, label: string, script: string): void {
+  if (!tarballs.some(({ manifest }) => manifest.name === packageName)) return;
+  const file = `smoke-${packageName.replace(/\W+/g, '-').replace(/^-/, '')}.mjs`;
+  writeFileSync(join(install, file), script);
+  check(label, () => {
+    run(process.execPath, [file], install);
+  });
+}
+
+// mcp-core has no bin: serve a tool from the installed package and call it.
+checkInMemoryCall(
+  '@toolshed/mcp-core',
+  '@toolshed/mcp-core serves a tool from the installed tarball',
+  inMemoryCallScript(
+    `import { createMcpServer, defineTool } from '@toolshed/mcp-core';
 import { createSpecValidator } from '@toolshed/mcp-core/testing';
 import * as z from 'zod';
 const server = createMcpServer({ name: 'smoke', version: '1.0.0', tools: [defineTool({
   name: 'add', description: 'Adds.', input: z.object({ a: z.number(), b: z.number() }), output: z.object({ sum: z.number() }),
-  run: ({ a, b }) => ({ sum: a + b }) })] });
-const [client, serverSide] = createInMemoryTransportPair();
-await server.connect(serverSide);
-const answers = [];
-client.onmessage = (message) => answers.push(message);
-await client.start();
-await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
-await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
-await new Promise((resolve) => setTimeout(resolve, 50));
-const validator = createSpecValidator('2025-11-25');
+  run: ({ a, b }) => ({ sum: a + b }) })] });`,
+    { name: 'add', arguments: { a: 2, b: 3 } },
+    `const validator = createSpecValidator('2025-11-25');
 const problems = [...validator.validateServerMessage(answers[0], 'initialize'), ...validator.validateServerMessage(answers[1], 'tools/call')];
-if (answers[1]?.result?.structuredContent?.sum !== 5 || problems.length > 0) { console.error(JSON.stringify({ answers, problems })); process.exit(1); }
-`;
-  writeFileSync(join(install, 'smoke.mjs'), smoke);
-  check('@toolshed/mcp-core serves a tool from the installed tarball', () => {
-    run(process.execPath, ['smoke.mjs'], install);
-  });
-}
+if (answers[1]?.result?.structuredContent?.sum !== 5 || problems.length > 0) { console.error(JSON.stringify({ answers, problems })); process.exit(1); }`,
+  ),
+);
 
-if (tarballs.some(({ manifest }) => manifest.name === '@toolshed/server-sql')) {
-  // The query process is a separate file the server forks: run a query through the installed package.
-  const smoke = `
-import { createInMemoryTransportPair } from '@toolshed/mcp-core';
-import { createSqlServer } from '@toolshed/server-sql';
-const server = createSqlServer({ databases: { empty: 'empty.db' } });
-const [client, serverSide] = createInMemoryTransportPair();
-await server.connect(serverSide);
-const answers = [];
-client.onmessage = (message) => answers.push(message);
-await client.start();
-await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
-await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'query', arguments: { sql: 'SELECT 6 * 7' } } });
-for (let waited = 0; answers.length < 2 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-await server.close();
-if (JSON.stringify(answers[1]?.result?.structuredContent?.rows) !== '[[42]]') { console.error(JSON.stringify(answers)); process.exit(1); }
-`;
-  writeFileSync(join(install, 'sql-smoke.mjs'), smoke);
-  check('@toolshed/server-sql runs a query in its query process from the installed tarball', () => {
-    run(process.execPath, ['sql-smoke.mjs'], install);
-  });
-}
+// The query process is a separate file the server forks: run a query through the installed package.
+checkInMemoryCall(
+  '@toolshed/server-sql',
+  '@toolshed/server-sql runs a query in its query process from the installed tarball',
+  inMemoryCallScript(
+    `import { createSqlServer } from '@toolshed/server-sql';
+const server = createSqlServer({ databases: { empty: 'empty.db' } });`,
+    { name: 'query', arguments: { sql: 'SELECT 6 * 7' } },
+    `if (JSON.stringify(answers[1]?.result?.structuredContent?.rows) !== '[[42]]') { console.error(JSON.stringify(answers)); process.exit(1); }`,
+  ),
+);
 
 rmSync(work, { recursive: true, force: true });
 writeFileSync(join(root, '.pack-check-results.json'), JSON.stringify({ passed, failed: failures.length }));

@@ -132,9 +132,7 @@ export class QueryProcessPool {
     };
     queryProcess.ready.catch(() => {});
     child.on('exit', (code, signal) => {
-      this.#all.delete(queryProcess);
-      const index = this.#idle.indexOf(queryProcess);
-      if (index !== -1) this.#idle.splice(index, 1);
+      this.#forget(queryProcess);
       queryProcess.onExit?.(signal ?? `exit code ${code}`);
       this.#serveWaiter();
     });
@@ -180,10 +178,14 @@ export class QueryProcessPool {
     else this.#idle.push(queryProcess);
   }
 
-  #discard(queryProcess: QueryProcess): Promise<void> {
+  #forget(queryProcess: QueryProcess): void {
     this.#all.delete(queryProcess);
     const index = this.#idle.indexOf(queryProcess);
     if (index !== -1) this.#idle.splice(index, 1);
+  }
+
+  #discard(queryProcess: QueryProcess): Promise<void> {
+    this.#forget(queryProcess);
     const exited = new Promise<void>((resolve) => {
       if (queryProcess.child.exitCode !== null || queryProcess.child.signalCode !== null) resolve();
       else queryProcess.child.once('exit', () => resolve());
