@@ -6,6 +6,7 @@ it('pins the public API: adding to it is a decision', () => {
   expect(Object.keys(api).sort()).toEqual([
     'JsonRpcErrorCode',
     'LocalError',
+    'PathGuard',
     'ProtocolError',
     'ToolError',
     'audioContent',
@@ -18,6 +19,7 @@ it('pins the public API: adding to it is a decision', () => {
     'defineResourceTemplate',
     'defineTool',
     'embeddedResourceContent',
+    'fileSystemToolError',
     'formatCliHelp',
     'httpCliOptions',
     'httpOptionsFromCli',
@@ -36,6 +38,7 @@ it('pins the public API: adding to it is a decision', () => {
     'textContent',
     'toolError',
     'toolResult',
+    'walkDirectory',
   ]);
   expect(Object.keys(testing).sort()).toEqual([
     'connectInMemory',

@@ -17,6 +17,11 @@ export interface CliSpec<Options extends Record<string, CliOptionSpec> = Record<
   /** One line: what the bin serves. */
   summary: string;
   options: Options;
+  /**
+   * Arguments that are not flags, as in `toolshed-filesystem ~/notes ~/code`;
+   * without this, any such argument is an error.
+   */
+  operands?: { placeholder: string; description: string };
   examples?: readonly string[];
 }
 

@@ -51,6 +51,27 @@ describe('parseCliOptions', () => {
   });
 });
 
+describe('operands', () => {
+  const withOperands = defineCli({
+    ...cli,
+    options: { maxRows: cli.options.maxRows },
+    operands: { placeholder: 'DIR...', description: 'Directories to serve' },
+  });
+
+  it('collects arguments that are not flags when the spec declares them', () => {
+    expect(parseCliOptions(withOperands, ['/a', '--max-rows', '3', '/b'], {})).toEqual({
+      kind: 'serve',
+      options: { maxRows: 3 },
+      operands: ['/a', '/b'],
+    });
+    expect(parseCliOptions(withOperands, [], {})).toEqual({ kind: 'serve', options: { maxRows: 500 }, operands: [] });
+  });
+
+  it('shows them in the usage line', () => {
+    expect(formatCliHelp(withOperands)).toContain('Usage: toolshed-test [options] DIR...\n  DIR...: Directories to serve');
+  });
+});
+
 describe('formatCliHelp', () => {
   it('documents every option with its flag, variable and default', () => {
     const help = formatCliHelp(cli);

@@ -18,7 +18,8 @@ export function formatCliHelp(spec: CliSpec): string {
   const lines = [
     `${spec.name} ${spec.version} — ${spec.summary}`,
     '',
-    `Usage: ${spec.name} [options]`,
+    `Usage: ${spec.name} [options]${spec.operands === undefined ? '' : ` ${spec.operands.placeholder}`}`,
+    ...(spec.operands === undefined ? [] : [`  ${spec.operands.placeholder}: ${spec.operands.description}`]),
     'Serves the Model Context Protocol over stdio (one JSON-RPC message per line).',
     '',
     'Options:',

@@ -5,7 +5,8 @@ import { type CliOptionSpec, type CliSpec, type CliValues, flagName } from './cl
 export type CliCommand<Options extends Record<string, CliOptionSpec>> =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'serve'; options: CliValues<Options> };
+  /** `operands` are the non-flag arguments, present when the spec declares them. */
+  | { kind: 'serve'; options: CliValues<Options>; operands?: string[] };
 
 function configError(message: string): LocalError {
   return new LocalError('config_invalid', message);
@@ -46,8 +47,16 @@ export function parseCliOptions<Options extends Record<string, CliOptionSpec>>(
     };
   }
   let parsed: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let operands: string[];
   try {
-    parsed = parseArgs({ args: [...argv], options: parseOptions, strict: true, allowPositionals: false }).values;
+    const result = parseArgs({
+      args: [...argv],
+      options: parseOptions,
+      strict: true,
+      allowPositionals: spec.operands !== undefined,
+    });
+    parsed = result.values;
+    operands = result.positionals;
   } catch (error) {
     throw configError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
@@ -77,5 +86,6 @@ export function parseCliOptions<Options extends Record<string, CliOptionSpec>>(
       throw configError(`${flag} is required: pass ${flag} ${option.placeholder ?? 'VALUE'}${twin}`);
     }
   }
-  return { kind: 'serve', options: values as CliValues<Options> };
+  const options = values as CliValues<Options>;
+  return spec.operands === undefined ? { kind: 'serve', options } : { kind: 'serve', options, operands };
 }

@@ -15,7 +15,7 @@ export async function runCli<Options extends Record<string, CliOptionSpec>>(
   spec: CliSpec<Options>,
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-  main: (options: CliValues<Options>) => Promise<void>,
+  main: (options: CliValues<Options>, operands: string[]) => Promise<void>,
 ): Promise<void> {
   try {
     const command = parseCliOptions(spec, argv, env);
@@ -27,7 +27,7 @@ export async function runCli<Options extends Record<string, CliOptionSpec>>(
       process.stdout.write(`${spec.version}\n`);
       return;
     }
-    await main(command.options);
+    await main(command.options, command.operands ?? []);
   } catch (error) {
     if (LocalError.isInstance(error) && error.code === 'config_invalid') {
       process.stderr.write(`${spec.name}: ${error.message}\n`);

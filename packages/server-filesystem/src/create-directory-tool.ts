@@ -1,0 +1,24 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { textResult } from './text-result.ts';
+
+export function createCreateDirectoryTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'create_directory',
+    title: 'Create Directory',
+    description:
+      'Create a new directory or ensure a directory exists. Can create multiple nested directories in one ' +
+      'operation. If the directory already exists, this operation will succeed silently. Only works within ' +
+      'allowed directories.',
+    input: z.object({ path: pathArgument }),
+    output: z.object({ content: z.string(), created: z.boolean() }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ path }, call) {
+      const guard = await guardForCall(context, call);
+      const target = await guard.resolve(path, { access: 'write' });
+      await guard.makeDirectory(target);
+      return textResult(`Successfully created directory ${path}`, { created: !target.exists });
+    },
+  });
+}

@@ -1,0 +1,87 @@
+import { createMcpServer, LocalError, type McpServer, PathGuard, type Tool } from '@toolshed/mcp-core';
+import { createCreateDirectoryTool } from './create-directory-tool.ts';
+import { createDirectoryTreeTool } from './directory-tree-tool.ts';
+import { createEditFileTool } from './edit-file-tool.ts';
+import {
+  defaultFilesystemLimits,
+  type FilesystemLimits,
+  type FilesystemServerOptions,
+} from './filesystem-server-options.ts';
+import type { FilesystemToolContext } from './filesystem-tool-context.ts';
+import { createGetFileInfoTool } from './get-file-info-tool.ts';
+import { createListAllowedDirectoriesTool } from './list-allowed-directories-tool.ts';
+import { createListDirectoryTool } from './list-directory-tool.ts';
+import { createListDirectoryWithSizesTool } from './list-directory-with-sizes-tool.ts';
+import { createMoveFileTool } from './move-file-tool.ts';
+import { createReadMediaFileTool } from './read-media-file-tool.ts';
+import { createReadMultipleFilesTool } from './read-multiple-files-tool.ts';
+import { createReadTextFileTool } from './read-text-file-tool.ts';
+import { createSearchFileContentsTool } from './search-file-contents-tool.ts';
+import { createSearchFilesTool } from './search-files-tool.ts';
+import { createWriteFileTool } from './write-file-tool.ts';
+
+const serverVersion = '0.1.0';
+
+function resolveLimits(options: FilesystemServerOptions): FilesystemLimits {
+  const limits = { ...defaultFilesystemLimits };
+  for (const key of Object.keys(defaultFilesystemLimits) as (keyof FilesystemLimits)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 1) {
+      throw new LocalError('config_invalid', `${key} must be a whole number of at least 1; got ${value}`);
+    }
+    limits[key] = value;
+  }
+  return limits;
+}
+
+/**
+ * A filesystem server with the reference server's tools, parameters and
+ * result shapes, behind mcp-core's path guard: every path is checked by
+ * its real path and every opened file verified, grants are read-only or
+ * read-write, and a client's roots can only narrow them. Write tools are not
+ * listed when nothing is writable.
+ *
+ * @example
+ * const server = createFilesystemServer({ directories: ['~/notes', '/srv/docs:ro'] });
+ * await server.connect(createStdioServerTransport());
+ */
+export function createFilesystemServer(options: FilesystemServerOptions): McpServer {
+  if (options.directories.length === 0) {
+    throw new LocalError('config_invalid', 'at least one allowed directory is required');
+  }
+  const guard = PathGuard.create(options.directories, { readOnly: options.readOnly ?? false });
+  const context: FilesystemToolContext = { guard, limits: resolveLimits(options), narrowed: new WeakMap() };
+  const tools: Tool[] = [
+    createReadTextFileTool(context, 'read_text_file'),
+    createReadTextFileTool(context, 'read_file'),
+    createReadMediaFileTool(context),
+    createReadMultipleFilesTool(context),
+    createListDirectoryTool(context),
+    createListDirectoryWithSizesTool(context),
+    createDirectoryTreeTool(context),
+    createSearchFilesTool(context),
+    createSearchFileContentsTool(context),
+    createGetFileInfoTool(context),
+    createListAllowedDirectoriesTool(context),
+  ];
+  if (guard.writable) {
+    tools.push(
+      createWriteFileTool(context),
+      createEditFileTool(context),
+      createCreateDirectoryTool(context),
+      createMoveFileTool(context),
+    );
+  }
+  return createMcpServer({
+    name: 'toolshed-filesystem',
+    title: 'Toolshed Filesystem',
+    version: serverVersion,
+    instructions:
+      'Files in the allowed directories only (list_allowed_directories shows them). Paths may be absolute or ' +
+      'relative to an allowed directory. Use search_files to find files by name, search_file_contents to find ' +
+      'text in them, read_text_file with offset/limit for long files. ' +
+      (guard.writable ? 'Writes are atomic; some directories may be read-only.' : 'This server is read-only.'),
+    tools,
+  });
+}

@@ -1,0 +1,80 @@
+import { defineTool, type Tool, walkDirectory } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { compileExclusion } from './glob-pattern.ts';
+import { textResult } from './text-result.ts';
+import { walkLimitArguments } from './walk-limits.ts';
+
+interface TreeNode {
+  name: string;
+  type: 'file' | 'directory';
+  children?: TreeNode[];
+}
+
+export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'directory_tree',
+    title: 'Directory Tree',
+    description:
+      "Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' " +
+      "(file/directory), and 'children' for directories. Files have no children array, while directories always " +
+      'have a children array (which may be empty). The output is formatted with 2-space indentation for ' +
+      'readability. excludePatterns skips names or globs (e.g. node_modules, **/*.log). Large trees are cut at ' +
+      'maxEntries or maxDepth and say so: narrow the path or add exclusions. Only works within allowed directories.',
+    input: z.object({
+      path: pathArgument,
+      excludePatterns: z.array(z.string()).default([]).describe('Names or globs to leave out, with everything below them'),
+      ...walkLimitArguments(context.limits),
+    }),
+    output: z.object({
+      content: z.string(),
+      entries: z.number().int(),
+      truncated: z.boolean(),
+      truncated_by: z.enum(['max_entries', 'max_depth']).optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ path, excludePatterns, maxDepth, maxEntries }, call) {
+      const guard = await guardForCall(context, call);
+      const start = await guard.resolve(path);
+      const excluded = compileExclusion(excludePatterns);
+      const entryCap = maxEntries ?? context.limits.maxEntries;
+      const root: TreeNode[] = [];
+      const open: TreeNode[][] = [root];
+      let entries = 0;
+      let hitEntryCap = false;
+      const summary = await walkDirectory(start, {
+        maxDepth: maxDepth ?? context.limits.maxDepth,
+        signal: call.signal,
+        visit(entry) {
+          if (excluded(entry.relativePath)) return 'skip';
+          if (entries >= entryCap) {
+            hitEntryCap = true;
+            return 'stop';
+          }
+          entries++;
+          const siblings = open[open.length - 1] as TreeNode[];
+          if (entry.type === 'directory') {
+            const node: TreeNode = { name: entry.name, type: 'directory', children: [] };
+            siblings.push(node);
+            open.push(node.children as TreeNode[]);
+          } else {
+            siblings.push({ name: entry.name, type: 'file' });
+          }
+          return undefined;
+        },
+        leave() {
+          open.pop();
+        },
+      });
+      const truncatedBy = hitEntryCap ? 'max_entries' : summary.complete ? undefined : 'max_depth';
+      const note =
+        truncatedBy === undefined
+          ? undefined
+          : `[Tree cut at ${truncatedBy === 'max_entries' ? `${entryCap} entries` : `depth ${maxDepth ?? context.limits.maxDepth}`}: ` +
+            'ask for a subdirectory, or add excludePatterns such as node_modules or .git.]';
+      const extra: Record<string, unknown> = { entries, truncated: truncatedBy !== undefined };
+      if (truncatedBy !== undefined) extra.truncated_by = truncatedBy;
+      return textResult(JSON.stringify(root, null, 2), extra, note);
+    },
+  });
+}

@@ -1,0 +1,53 @@
+import { stat } from 'node:fs/promises';
+import { defineTool, fileSystemToolError, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { textResult } from './text-result.ts';
+
+export function createGetFileInfoTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'get_file_info',
+    title: 'Get File Info',
+    description:
+      'Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, ' +
+      'creation time, last modified time, permissions, and type. This tool is perfect for understanding file ' +
+      'characteristics without reading the actual content. Only works within allowed directories.',
+    input: z.object({ path: pathArgument }),
+    output: z.object({
+      content: z.string(),
+      size: z.number(),
+      created: z.string().describe('ISO 8601'),
+      modified: z.string().describe('ISO 8601'),
+      accessed: z.string().describe('ISO 8601'),
+      isDirectory: z.boolean(),
+      isFile: z.boolean(),
+      permissions: z.string().describe('Octal, as in 644'),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ path }, call) {
+      const guard = await guardForCall(context, call);
+      const target = await guard.resolve(path);
+      const stats = await stat(target.path).catch((error: unknown) => {
+        throw fileSystemToolError(error, path);
+      });
+      const info = {
+        size: stats.size,
+        created: stats.birthtime,
+        modified: stats.mtime,
+        accessed: stats.atime,
+        isDirectory: stats.isDirectory(),
+        isFile: stats.isFile(),
+        permissions: stats.mode.toString(8).slice(-3),
+      };
+      const text = Object.entries(info)
+        .map(([key, value]) => `${key}: ${value}`)
+        .join('\n');
+      return textResult(text, {
+        ...info,
+        created: info.created.toISOString(),
+        modified: info.modified.toISOString(),
+        accessed: info.accessed.toISOString(),
+      });
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import { Worker } from 'node:worker_threads';
+import { ToolError } from '@toolshed/mcp-core';
+import { type LineQuery, matchLines } from './match-lines.ts';
+
+/** Finds matching lines: literals in place, regular expressions in a worker held to a time limit. */
+export interface LineMatcher {
+  find(text: string, limit: number): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+// The bundled library keeps the worker beside it as .js; from source it is .ts.
+const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './regex-worker.ts' : './regex-worker.js', import.meta.url);
+
+export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatcher {
+  if (!query.regex) {
+    return { find: async (text, limit) => matchLines(text, query, limit), close: async () => undefined };
+  }
+  try {
+    new RegExp(query.pattern, 'u');
+  } catch (error) {
+    throw new ToolError(`The regular expression is invalid: ${(error as Error).message}`);
+  }
+  let worker: Worker | undefined;
+  let nextId = 0;
+  return {
+    find(text, limit) {
+      worker ??= new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 256 } });
+      const current = worker;
+      const id = nextId++;
+      return new Promise<number[]>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          cleanup();
+          worker = undefined;
+          void current.terminate();
+          reject(
+            new ToolError(
+              `The regular expression took longer than ${timeoutMs} ms on one file and was stopped; ` +
+                'simplify it (nested quantifiers such as (a+)+ backtrack without end) or search for a literal.',
+            ),
+          );
+        }, timeoutMs);
+        const onMessage = (message: { id: number; lines?: number[]; error?: string }) => {
+          if (message.id !== id) return;
+          cleanup();
+          if (message.error !== undefined) reject(new ToolError(`The regular expression failed: ${message.error}`));
+          else resolve(message.lines ?? []);
+        };
+        const onError = (error: Error) => {
+          cleanup();
+          worker = undefined;
+          reject(new ToolError(`The search stopped: ${error.message}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          current.off('message', onMessage);
+          current.off('error', onError);
+        };
+        current.on('message', onMessage);
+        current.on('error', onError);
+        current.postMessage({ id, text, query, limit });
+      });
+    },
+    async close() {
+      await worker?.terminate();
+      worker = undefined;
+    },
+  };
+}

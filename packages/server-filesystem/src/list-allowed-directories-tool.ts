@@ -1,0 +1,32 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall } from './filesystem-tool-context.ts';
+import { textResult } from './text-result.ts';
+
+export function createListAllowedDirectoriesTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'list_allowed_directories',
+    title: 'List Allowed Directories',
+    description:
+      'Returns the list of directories that this server is allowed to access, each read-write or read-only. ' +
+      'Subdirectories within these allowed directories are also accessible. Use this to understand which ' +
+      'directories and their nested paths are available before trying to access files.',
+    input: z.object({}),
+    output: z.object({
+      content: z.string(),
+      directories: z.array(z.object({ path: z.string(), access: z.enum(['read', 'write']) })),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run(_args, call) {
+      const guard = await guardForCall(context, call);
+      const directories = guard.grants.map((grant) => ({
+        path: grant.path,
+        access: guard.readOnly ? ('read' as const) : grant.access,
+      }));
+      const text = `Allowed directories:\n${directories
+        .map((directory) => (directory.access === 'read' ? `${directory.path} (read-only)` : directory.path))
+        .join('\n')}`;
+      return textResult(text, { directories });
+    },
+  });
+}

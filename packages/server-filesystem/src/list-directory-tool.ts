@@ -1,0 +1,30 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { textResult } from './text-result.ts';
+
+export function createListDirectoryTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'list_directory',
+    title: 'List Directory',
+    description:
+      'Get a detailed listing of all files and directories in a specified path. Results clearly distinguish ' +
+      'between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding ' +
+      `directory structure and finding specific files within a directory. At most ${context.limits.maxEntries} ` +
+      'entries. Only works within allowed directories.',
+    input: z.object({ path: pathArgument }),
+    output: z.object({ content: z.string(), entries: z.number().int(), truncated: z.boolean() }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ path }, call) {
+      const guard = await guardForCall(context, call);
+      const entries = await guard.readDirectory(await guard.resolve(path));
+      const shown = entries.slice(0, context.limits.maxEntries);
+      const text = shown.map((entry) => `${entry.isDirectory() ? '[DIR]' : '[FILE]'} ${entry.name}`).join('\n');
+      const truncated = shown.length < entries.length;
+      const note = truncated
+        ? `[${entries.length - shown.length} more entries not shown; search_files with a pattern finds specific ones.]`
+        : undefined;
+      return textResult(text, { entries: entries.length, truncated }, note);
+    },
+  });
+}

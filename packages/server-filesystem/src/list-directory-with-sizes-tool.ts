@@ -1,0 +1,61 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { formatSize } from './format-size.ts';
+import { textResult } from './text-result.ts';
+
+export function createListDirectoryWithSizesTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'list_directory_with_sizes',
+    title: 'List Directory with Sizes',
+    description:
+      'Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly ' +
+      'distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for ' +
+      'understanding directory structure and finding specific files within a directory. Links are listed with ' +
+      `their own size, not followed. At most ${context.limits.maxEntries} entries. Only works within allowed directories.`,
+    input: z.object({
+      path: pathArgument,
+      sortBy: z.enum(['name', 'size']).default('name').describe('Sort entries by name or size'),
+    }),
+    output: z.object({
+      content: z.string(),
+      files: z.number().int(),
+      directories: z.number().int(),
+      total_bytes: z.number(),
+      truncated: z.boolean(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ path, sortBy }, call) {
+      const guard = await guardForCall(context, call);
+      const target = await guard.resolve(path);
+      const listed = (await guard.readDirectory(target)).slice(0, context.limits.maxEntries + 1);
+      const truncated = listed.length > context.limits.maxEntries;
+      const entries = await Promise.all(
+        listed.slice(0, context.limits.maxEntries).map(async (entry) => {
+          // lstat: the size of a link is its own; following it could report on a file outside.
+          const stats = await lstat(join(target.path, entry.name)).catch(() => undefined);
+          return { name: entry.name, isDirectory: entry.isDirectory(), size: stats?.size ?? 0 };
+        }),
+      );
+      entries.sort((a, b) => (sortBy === 'size' ? b.size - a.size : a.name.localeCompare(b.name)));
+      const files = entries.filter((entry) => !entry.isDirectory);
+      const totalBytes = files.reduce((sum, entry) => sum + entry.size, 0);
+      const lines = entries.map(
+        (entry) =>
+          `${entry.isDirectory ? '[DIR]' : '[FILE]'} ${entry.name.padEnd(30)} ${entry.isDirectory ? '' : formatSize(entry.size).padStart(10)}`,
+      );
+      lines.push(
+        '',
+        `Total: ${files.length} files, ${entries.length - files.length} directories`,
+        `Combined size: ${formatSize(totalBytes)}`,
+      );
+      return textResult(
+        lines.join('\n'),
+        { files: files.length, directories: entries.length - files.length, total_bytes: totalBytes, truncated },
+        truncated ? `[Only the first ${context.limits.maxEntries} entries are listed.]` : undefined,
+      );
+    },
+  });
+}

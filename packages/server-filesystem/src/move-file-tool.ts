@@ -1,0 +1,30 @@
+import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { textResult } from './text-result.ts';
+
+export function createMoveFileTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'move_file',
+    title: 'Move File',
+    description:
+      'Move or rename files and directories. Can move files between directories and rename them in a single ' +
+      'operation. If the destination exists, the operation will fail unless overwrite is true. A symbolic link is ' +
+      'moved itself, not what it points to. Both source and destination must be within allowed directories.',
+    input: z.object({
+      source: pathArgument,
+      destination: pathArgument,
+      overwrite: z.boolean().default(false).describe('Replace an existing destination'),
+    }),
+    output: z.object({ content: z.string() }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    async run({ source, destination, overwrite }, call) {
+      const guard = await guardForCall(context, call);
+      const from = await guard.resolve(source, { access: 'write', keepLastLink: true });
+      const to = await guard.resolve(destination, { access: 'write', keepLastLink: true });
+      if (!from.exists) throw new ToolError(`"${source}" does not exist.`);
+      await guard.move(from, to, { overwrite });
+      return textResult(`Successfully moved ${source} to ${destination}`);
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import { pathToFileURL } from 'node:url';
+import { type ContentBlock, defineTool, type Tool, ToolError, toolResult } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { mediaTypeOf } from './media-types.ts';
+
+export function createReadMediaFileTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'read_media_file',
+    title: 'Read Media File',
+    description:
+      'Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are ' +
+      'returned as image/audio content; any other file type is returned as an embedded resource. ' +
+      `Files over ${context.limits.maxMediaBytes} bytes are refused. Only works within allowed directories.`,
+    input: z.object({ path: pathArgument }),
+    output: z.object({
+      content: z.array(
+        z.union([
+          z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() }),
+          z.object({
+            type: z.literal('resource'),
+            resource: z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
+          }),
+        ]),
+      ),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ path }, call) {
+      const guard = await guardForCall(context, call);
+      const target = await guard.resolve(path);
+      const handle = await guard.openFile(target);
+      let data: string;
+      try {
+        const { size } = await handle.stat();
+        if (size > context.limits.maxMediaBytes) {
+          throw new ToolError(
+            `"${path}" is ${size} bytes; media files over ${context.limits.maxMediaBytes} bytes are not returned.`,
+          );
+        }
+        data = (await handle.readFile()).toString('base64');
+      } finally {
+        await handle.close();
+      }
+      const mimeType = mediaTypeOf(target.path);
+      const block = (
+        mimeType.startsWith('image/')
+          ? { type: 'image', data, mimeType }
+          : mimeType.startsWith('audio/')
+            ? { type: 'audio', data, mimeType }
+            : { type: 'resource', resource: { uri: pathToFileURL(target.path).href, mimeType, blob: data } }
+      ) as ContentBlock;
+      // The reference's shape: the block itself, mirrored in structuredContent.
+      const result = toolResult(block);
+      result.structuredContent = { content: [block] };
+      return result;
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall } from './filesystem-tool-context.ts';
+import { textResult } from './text-result.ts';
+import { readTextWindow } from './text-window.ts';
+
+const maxPaths = 100;
+
+export function createReadMultipleFilesTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'read_multiple_files',
+    title: 'Read Multiple Files',
+    description:
+      'Read the contents of multiple files simultaneously. This is more efficient than reading files one by one ' +
+      "when you need to analyze or compare multiple files. Each file's content is returned with its path as a " +
+      `reference. Failed reads for individual files won't stop the entire operation. Each file is cut at ` +
+      `${context.limits.maxReadBytes} bytes (read_text_file with offset reads on). Only works within allowed directories.`,
+    input: z.object({
+      paths: z
+        .array(z.string())
+        .min(1, 'At least one file path must be provided')
+        .max(maxPaths)
+        .describe(
+          'Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.',
+        ),
+    }),
+    output: z.object({
+      content: z.string(),
+      files: z.array(
+        z.object({ path: z.string(), ok: z.boolean(), truncated: z.boolean().optional(), error: z.string().optional() }),
+      ),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ paths }, call) {
+      const guard = await guardForCall(context, call);
+      const files = await Promise.all(
+        paths.map(async (path) => {
+          try {
+            const handle = await guard.openFile(await guard.resolve(path));
+            try {
+              const window = await readTextWindow(handle, { maxBytes: context.limits.maxReadBytes, signal: call.signal });
+              const cut = window.truncated
+                ? `\n[Cut at ${context.limits.maxReadBytes} bytes; read_text_file with offset: ${window.nextOffset} reads on.]`
+                : '';
+              return { text: `${path}:\n${window.text}${cut}\n`, summary: { path, ok: true, truncated: window.truncated } };
+            } finally {
+              await handle.close();
+            }
+          } catch (error) {
+            const message = ToolError.isInstance(error) ? error.message : 'The file could not be read.';
+            return { text: `${path}: Error - ${message}`, summary: { path, ok: false, error: message } };
+          }
+        }),
+      );
+      return textResult(files.map((file) => file.text).join('\n---\n'), { files: files.map((file) => file.summary) });
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { readTextWindow } from './text-window.ts';
+import { textResult } from './text-result.ts';
+
+const lineCount = z.number().int().min(1);
+
+/** read_text_file, and read_file: the reference server's deprecated name for it. */
+export function createReadTextFileTool(context: FilesystemToolContext, name: 'read_text_file' | 'read_file'): Tool {
+  const deprecated = name === 'read_file';
+  return defineTool({
+    name,
+    title: deprecated ? 'Read File (Deprecated)' : 'Read Text File',
+    description: deprecated
+      ? 'Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.'
+      : 'Read a file as UTF-8 text. Use head or tail for the first or last N lines, or offset (first line, from 1) ' +
+        `and limit for a range. At most ${context.limits.maxReadBytes} bytes are returned; a longer read is cut at a ` +
+        'line and says where to continue (truncated, next_offset). total_lines tells how long the file is. ' +
+        'Only works within allowed directories.',
+    input: z.object({
+      path: pathArgument,
+      head: lineCount.optional().describe('If provided, returns only the first N lines of the file'),
+      tail: lineCount.optional().describe('If provided, returns only the last N lines of the file'),
+      offset: lineCount.optional().describe('First line to return, counting from 1'),
+      limit: lineCount.optional().describe('Number of lines to return from offset'),
+    }),
+    output: z.object({
+      content: z.string(),
+      total_lines: z.number().int(),
+      first_line: z.number().int().describe('0 when no line was returned'),
+      last_line: z.number().int(),
+      truncated: z.boolean(),
+      next_offset: z.number().int().optional().describe('Pass as offset to read on'),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run(args, call) {
+      const windows = [args.head, args.tail, args.offset ?? args.limit].filter((value) => value !== undefined);
+      if (windows.length > 1) {
+        throw new ToolError('Cannot specify both head and tail parameters simultaneously; use one of head, tail or offset/limit.');
+      }
+      const guard = await guardForCall(context, call);
+      const handle = await guard.openFile(await guard.resolve(args.path));
+      try {
+        const window = await readTextWindow(handle, {
+          head: args.head,
+          tail: args.tail,
+          offset: args.offset,
+          limit: args.limit,
+          maxBytes: context.limits.maxReadBytes,
+          signal: call.signal,
+        });
+        const extra: Record<string, unknown> = {
+          total_lines: window.totalLines,
+          first_line: window.firstLine,
+          last_line: window.lastLine,
+          truncated: window.truncated,
+        };
+        if (window.nextOffset !== undefined) extra.next_offset = window.nextOffset;
+        const note = window.truncated
+          ? `[Cut at ${context.limits.maxReadBytes} bytes: lines ${window.firstLine}-${window.lastLine} of ${window.totalLines}. ` +
+            `Call again with offset: ${window.nextOffset} to read on.]`
+          : undefined;
+        return textResult(window.text, extra, note);
+      } finally {
+        await handle.close();
+      }
+    },
+  });
+}

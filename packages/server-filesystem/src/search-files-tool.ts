@@ -1,0 +1,64 @@
+import { defineTool, type Tool, walkDirectory } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { compileGlob } from './glob-pattern.ts';
+import { textResult } from './text-result.ts';
+import { walkLimitArguments } from './walk-limits.ts';
+
+export function createSearchFilesTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'search_files',
+    title: 'Search Files',
+    description:
+      'Recursively search for files and directories matching a pattern. The patterns should be glob-style ' +
+      'patterns that match paths relative to the working directory. Use pattern like "*.ext" to match files in ' +
+      'current directory, and "**/*.ext" to match files in all subdirectories. Returns full paths to all matching ' +
+      "items. Great for finding files when you don't know their exact location. To search inside files, use " +
+      'search_file_contents. Only searches within allowed directories.',
+    input: z.object({
+      path: pathArgument,
+      pattern: z.string().min(1).describe('Glob on the path relative to `path`: *, ?, **, [abc], {a,b}'),
+      excludePatterns: z.array(z.string()).default([]).describe('Globs on the relative path to skip, with everything below'),
+      ...walkLimitArguments(context.limits),
+    }),
+    output: z.object({
+      content: z.string(),
+      matches: z.number().int(),
+      truncated: z.boolean(),
+      truncated_by: z.enum(['max_entries', 'max_depth']).optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ path, pattern, excludePatterns, maxDepth, maxEntries }, call) {
+      const guard = await guardForCall(context, call);
+      const start = await guard.resolve(path);
+      const matches = compileGlob(pattern);
+      const exclusions = excludePatterns.map(compileGlob);
+      const cap = maxEntries ?? context.limits.maxEntries;
+      const found: string[] = [];
+      let hitCap = false;
+      const summary = await walkDirectory(start, {
+        maxDepth: maxDepth ?? context.limits.maxDepth,
+        signal: call.signal,
+        visit(entry) {
+          if (exclusions.some((excluded) => excluded(entry.relativePath))) return 'skip';
+          if (matches(entry.relativePath)) {
+            if (found.length >= cap) {
+              hitCap = true;
+              return 'stop';
+            }
+            found.push(entry.path);
+          }
+          return undefined;
+        },
+      });
+      const truncatedBy = hitCap ? 'max_entries' : summary.complete ? undefined : 'max_depth';
+      const extra: Record<string, unknown> = { matches: found.length, truncated: truncatedBy !== undefined };
+      if (truncatedBy !== undefined) extra.truncated_by = truncatedBy;
+      const note =
+        truncatedBy === undefined
+          ? undefined
+          : `[Search stopped at ${truncatedBy === 'max_entries' ? `${cap} matches` : 'the depth limit'}: narrow the path or the pattern.]`;
+      return textResult(found.length > 0 ? found.join('\n') : 'No matches found', extra, note);
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import * as z from 'zod';
+import type { FilesystemLimits } from './filesystem-server-options.ts';
+
+/** The depth and entry arguments of the walking tools, bounded by the operator's caps. */
+export function walkLimitArguments(limits: FilesystemLimits): {
+  maxDepth: z.ZodOptional<z.ZodNumber>;
+  maxEntries: z.ZodOptional<z.ZodNumber>;
+} {
+  return {
+    maxDepth: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.maxDepth)
+      .optional()
+      .describe(`Levels to descend, 1 = the directory's own entries (default and most: ${limits.maxDepth})`),
+    maxEntries: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.maxEntries)
+      .optional()
+      .describe(`Entries to return at most (default and most: ${limits.maxEntries})`),
+  };
+}

@@ -1,0 +1,30 @@
+import { Buffer } from 'node:buffer';
+import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { textResult } from './text-result.ts';
+
+export function createWriteFileTool(context: FilesystemToolContext): Tool {
+  return defineTool({
+    name: 'write_file',
+    title: 'Write File',
+    description:
+      'Create a new file or completely overwrite an existing file with new content. Use with caution as it will ' +
+      'overwrite existing files without warning. The write is atomic (readers never see half a file) and keeps ' +
+      `the permissions of the file it replaces. At most ${context.limits.maxFileBytes} bytes. ` +
+      'Only works within allowed directories.',
+    input: z.object({ path: pathArgument, content: z.string() }),
+    output: z.object({ content: z.string(), bytes: z.number().int(), created: z.boolean() }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async run({ path, content }, call) {
+      const bytes = Buffer.byteLength(content);
+      if (bytes > context.limits.maxFileBytes) {
+        throw new ToolError(`The content is ${bytes} bytes; at most ${context.limits.maxFileBytes} can be written.`);
+      }
+      const guard = await guardForCall(context, call);
+      const target = await guard.resolve(path, { access: 'write' });
+      await guard.writeFile(target, content);
+      return textResult(`Successfully wrote to ${path}`, { bytes, created: !target.exists });
+    },
+  });
+}
