@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { defineTool, type GuardedPath, type Tool, walkDirectory } from '@toolshed/mcp-core';
+import { defineTool, fileSystemToolError, type GuardedPath, type Tool, walkDirectory } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
 import { compileGlob, type GlobMatcher } from './glob-pattern.ts';
@@ -124,7 +124,10 @@ export function createSearchFileContentsTool(context: FilesystemToolContext): To
       };
 
       try {
-        if (start.exists && !(await stat(start.path)).isDirectory()) {
+        const startStats = await stat(start.path).catch((error: unknown) => {
+          throw fileSystemToolError(error, args.path);
+        });
+        if (!startStats.isDirectory()) {
           await searchFile(start, start.path, false);
         } else {
           // Collect the files first (the walk is fast and synchronous in
