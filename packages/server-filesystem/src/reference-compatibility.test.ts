@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+// The same client script runs against the reference server and ours, each
+// over stdio on an identical tree; every answer must match once the tree's
+// location is masked.
+
+type CallResult = { content: { type: string; text?: string; data?: string; mimeType?: string }[]; isError?: boolean };
+
+const referenceBin = join(
+  createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/package.json'),
+  '..',
+  'dist',
+  'index.js',
+);
+const ourBin = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const pixelPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+function plainTree(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'toolshed-compat-')));
+  mkdirSync(join(root, 'docs'));
+  mkdirSync(join(root, 'src', 'lib'), { recursive: true });
+  writeFileSync(join(root, 'hello.txt'), 'Hello, world!\nSecond line\nThird line\n');
+  writeFileSync(join(root, 'no-newline.txt'), 'one\ntwo\nthree');
+  writeFileSync(join(root, 'docs', 'notes.md'), '# Notes\n\n    indented line\n- alpha\n- beta\n');
+  writeFileSync(join(root, 'src', 'main.ts'), 'export const answer = 42;\n');
+  writeFileSync(join(root, 'src', 'lib', 'util.ts'), 'export function twice(x: number) {\n  return x * 2;\n}\n');
+  writeFileSync(join(root, 'pixel.png'), pixelPng);
+  writeFileSync(join(root, 'data.bin'), Buffer.from([0, 1, 2, 3]));
+  return root;
+}
+
+const script: [string, Record<string, unknown>][] = [
+  ['read_text_file', { path: 'hello.txt' }],
+  ['read_text_file', { path: 'hello.txt', head: 2 }],
+  ['read_text_file', { path: 'no-newline.txt', tail: 2 }],
+  ['read_file', { path: 'docs/notes.md' }],
+  ['read_text_file', { path: 'missing.txt' }],
+  ['read_text_file', { path: '../outside.txt' }],
+  ['read_multiple_files', { paths: ['hello.txt', 'docs/notes.md'] }],
+  ['read_media_file', { path: 'pixel.png' }],
+  ['read_media_file', { path: 'data.bin' }],
+  ['list_directory', { path: '.' }],
+  ['list_directory_with_sizes', { path: '.' }],
+  ['list_directory_with_sizes', { path: '.', sortBy: 'size' }],
+  ['directory_tree', { path: '.' }],
+  ['directory_tree', { path: '.', excludePatterns: ['lib'] }],
+  ['directory_tree', { path: '.', excludePatterns: ['**/*.ts'] }],
+  ['search_files', { path: '.', pattern: '**/*.ts' }],
+  ['search_files', { path: '.', pattern: '*.txt' }],
+  ['search_files', { path: '.', pattern: '**/*', excludePatterns: ['src/**'] }],
+  ['search_files', { path: '.', pattern: '*.nothing' }],
+  ['get_file_info', { path: 'hello.txt' }],
+  ['list_allowed_directories', {}],
+  ['write_file', { path: 'new.txt', content: 'fresh\n' }],
+  ['read_text_file', { path: 'new.txt' }],
+  ['edit_file', { path: 'hello.txt', edits: [{ oldText: 'Second line', newText: 'Line two' }], dryRun: true }],
+  ['edit_file', { path: 'docs/notes.md', edits: [{ oldText: 'indented line', newText: 'reindented\n  child' }] }],
+  ['edit_file', { path: 'hello.txt', edits: [{ oldText: 'not there', newText: 'x' }] }],
+  ['read_text_file', { path: 'docs/notes.md' }],
+  ['create_directory', { path: 'made/deep/er' }],
+  ['move_file', { source: 'new.txt', destination: 'made/deep/new.txt' }],
+  ['move_file', { source: 'hello.txt', destination: 'no-newline.txt' }],
+  ['list_directory', { path: 'made/deep' }],
+];
+
+const roots: Record<'reference' | 'ours', string> = { reference: '', ours: '' };
+const clients: Partial<Record<'reference' | 'ours', Client>> = {};
+
+beforeAll(async () => {
+  for (const [name, bin] of [
+    ['reference', referenceBin],
+    ['ours', ourBin],
+  ] as const) {
+    roots[name] = plainTree();
+    const client = new Client({ name: 'compat', version: '1' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [bin, roots[name]], stderr: 'ignore', env: { TZ: 'UTC' } }),
+    );
+    clients[name] = client;
+  }
+}, 30_000);
+
+afterAll(async () => {
+  for (const client of Object.values(clients)) await client?.close();
+  for (const root of Object.values(roots)) if (root !== '') rmSync(root, { recursive: true, force: true });
+});
+
+/** The answer with the tree's location masked; order-free where the file system decides the order. */
+function normalise(tool: string, result: CallResult, root: string): unknown {
+  if (result.isError === true) return { isError: true };
+  const blocks = result.content.map((block) => {
+    if (block.text === undefined) return JSON.parse(JSON.stringify(block).replaceAll(root, '<root>'));
+    let text = block.text.replaceAll(root, '<root>');
+    if (tool === 'get_file_info') text = text.replace(/(created|modified|accessed): .*/g, '$1: <time>');
+    if (tool === 'list_directory' || tool === 'search_files') text = text.split('\n').sort().join('\n');
+    if (tool === 'directory_tree') text = JSON.stringify(sortTree(JSON.parse(text)));
+    return { ...block, text };
+  });
+  // Notes we add in a second block (cuts, skips) are extra; the first block is the contract.
+  return blocks.slice(0, 1);
+}
+
+function sortTree(nodes: { name: string; children?: unknown[] }[]): unknown {
+  return [...nodes]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((node) => (node.children === undefined ? node : { ...node, children: sortTree(node.children as never) }));
+}
+
+it('lists every reference tool, with every reference parameter', async () => {
+  const reference = (await clients.reference?.listTools())?.tools ?? [];
+  const ours = new Map(((await clients.ours?.listTools())?.tools ?? []).map((tool) => [tool.name, tool]));
+  expect(reference.length).toBeGreaterThan(12);
+  for (const tool of reference) {
+    const mine = ours.get(tool.name);
+    expect(mine, tool.name).toBeDefined();
+    const theirs = Object.keys(tool.inputSchema.properties ?? {});
+    expect(Object.keys(mine?.inputSchema.properties ?? {}), tool.name).toEqual(expect.arrayContaining(theirs));
+    expect(mine?.inputSchema.required ?? [], tool.name).toEqual(tool.inputSchema.required ?? []);
+    expect(mine?.annotations?.readOnlyHint, tool.name).toBe(tool.annotations?.readOnlyHint);
+  }
+});
+
+it.each(script.map((step, index) => [index + 1, ...step] as const))('step %i: %s %j answers as the reference does', async (_step, tool, args) => {
+  const [reference, ours] = await Promise.all([
+    clients.reference?.callTool({ name: tool, arguments: args }) as Promise<CallResult>,
+    clients.ours?.callTool({ name: tool, arguments: args }) as Promise<CallResult>,
+  ]);
+  expect(normalise(tool, ours, roots.ours)).toEqual(normalise(tool, reference, roots.reference));
+});
