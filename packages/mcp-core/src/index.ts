@@ -28,7 +28,13 @@ export { ToolError } from './errors/tool-error.ts';
 export { fileSystemToolError } from './guards/file-system-error.ts';
 export type { PathAccess, PathGrant } from './guards/path-grant.ts';
 export { type GuardedPath, PathGuard, type PathGuardOptions, type ResolveOptions } from './guards/path-guard.ts';
-export { type WalkEntry, type WalkOptions, type WalkSummary, walkDirectory } from './guards/walk-directory.ts';
+export {
+  DirectoryListingCache,
+  type WalkEntry,
+  type WalkOptions,
+  type WalkSummary,
+  walkDirectory,
+} from './guards/walk-directory.ts';
 export type { HttpAuthOptions, JwtAuthOptions, StaticBearerToken } from './http/auth/http-auth-options.ts';
 export type { HttpServeOptions } from './http/http-options.ts';
 export { type HttpServerHandle, serveHttp } from './http/serve-http.ts';

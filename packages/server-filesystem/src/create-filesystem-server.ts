@@ -1,4 +1,11 @@
-import { createMcpServer, LocalError, type McpServer, PathGuard, type Tool } from '@toolshed/mcp-core';
+import {
+  createMcpServer,
+  DirectoryListingCache,
+  LocalError,
+  type McpServer,
+  PathGuard,
+  type Tool,
+} from '@toolshed/mcp-core';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
@@ -51,7 +58,12 @@ export function createFilesystemServer(options: FilesystemServerOptions): McpSer
     throw new LocalError('config_invalid', 'at least one allowed directory is required');
   }
   const guard = PathGuard.create(options.directories, { readOnly: options.readOnly ?? false });
-  const context: FilesystemToolContext = { guard, limits: resolveLimits(options), narrowed: new WeakMap() };
+  const context: FilesystemToolContext = {
+    guard,
+    limits: resolveLimits(options),
+    narrowed: new WeakMap(),
+    listings: new DirectoryListingCache(),
+  };
   const tools: Tool[] = [
     createReadTextFileTool(context, 'read_text_file'),
     createReadTextFileTool(context, 'read_file'),

@@ -3,13 +3,9 @@ import * as z from 'zod';
 import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
 import { compileExclusion } from './glob-pattern.ts';
 import { textResult } from './text-result.ts';
+import { TreeJsonWriter } from './tree-json-writer.ts';
 import { walkLimitArguments } from './walk-limits.ts';
 
-interface TreeNode {
-  name: string;
-  type: 'file' | 'directory';
-  children?: TreeNode[];
-}
 
 export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
   return defineTool({
@@ -38,13 +34,13 @@ export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
       const start = await guard.resolve(path);
       const excluded = compileExclusion(excludePatterns);
       const entryCap = maxEntries ?? context.limits.maxEntries;
-      const root: TreeNode[] = [];
-      const open: TreeNode[][] = [root];
+      const writer = new TreeJsonWriter();
       let entries = 0;
       let hitEntryCap = false;
       const summary = await walkDirectory(start, {
         maxDepth: maxDepth ?? context.limits.maxDepth,
         signal: call.signal,
+        cache: context.listings,
         visit(entry) {
           if (excluded(entry.relativePath)) return 'skip';
           if (entries >= entryCap) {
@@ -52,18 +48,13 @@ export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
             return 'stop';
           }
           entries++;
-          const siblings = open[open.length - 1] as TreeNode[];
-          if (entry.type === 'directory') {
-            const node: TreeNode = { name: entry.name, type: 'directory', children: [] };
-            siblings.push(node);
-            open.push(node.children as TreeNode[]);
-          } else {
-            siblings.push({ name: entry.name, type: 'file' });
-          }
+          // Links are listed as files, as the reference server lists them.
+          if (entry.type === 'directory') writer.enterDirectory(entry.name);
+          else writer.file(entry.name);
           return undefined;
         },
         leave() {
-          open.pop();
+          writer.leaveDirectory();
         },
       });
       const truncatedBy = hitEntryCap ? 'max_entries' : summary.complete ? undefined : 'max_depth';
@@ -74,7 +65,7 @@ export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
             'ask for a subdirectory, or add excludePatterns such as node_modules or .git.]';
       const extra: Record<string, unknown> = { entries, truncated: truncatedBy !== undefined };
       if (truncatedBy !== undefined) extra.truncated_by = truncatedBy;
-      return textResult(JSON.stringify(root, null, 2), extra, note);
+      return textResult(writer.toString(), extra, note);
     },
   });
 }

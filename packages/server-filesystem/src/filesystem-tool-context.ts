@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type PathGuard, type Root, type ToolContext, ToolError } from '@toolshed/mcp-core';
+import { type DirectoryListingCache, type PathGuard, type Root, type ToolContext, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { FilesystemLimits } from './filesystem-server-options.ts';
 
@@ -10,6 +10,8 @@ export interface FilesystemToolContext {
   readonly limits: FilesystemLimits;
   /** Guards narrowed by a client's roots, per roots list the engine handed out. */
   readonly narrowed: WeakMap<readonly Root[], Promise<PathGuard>>;
+  /** Directory listings reused by walks while each directory is unchanged. */
+  readonly listings: DirectoryListingCache;
 }
 
 function rootPaths(roots: readonly Root[]): string[] {

@@ -136,6 +136,7 @@ export function createSearchFileContentsTool(context: FilesystemToolContext): To
           await walkDirectory(start, {
             maxDepth: limits.maxDepth,
             signal: call.signal,
+            cache: context.listings,
             visit(entry) {
               if (excludes.some((excluded) => excluded(entry.relativePath))) return 'skip';
               if (entry.type !== 'file') return undefined;

@@ -39,6 +39,7 @@ export function createSearchFilesTool(context: FilesystemToolContext): Tool {
       const summary = await walkDirectory(start, {
         maxDepth: maxDepth ?? context.limits.maxDepth,
         signal: call.signal,
+        cache: context.listings,
         visit(entry) {
           if (exclusions.some((excluded) => excluded(entry.relativePath))) return 'skip';
           if (matches(entry.relativePath)) {

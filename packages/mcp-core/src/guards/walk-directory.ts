@@ -1,5 +1,4 @@
-import { closeSync, constants, type Dirent, openSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync } from 'node:fs';
 import { ToolError } from '../errors/tool-error.ts';
 import { fileSystemToolError } from './file-system-error.ts';
 import { descriptorPath, openedFilePath } from './opened-file-path.ts';
@@ -29,6 +28,78 @@ export interface WalkOptions {
   visit(entry: WalkEntry): 'skip' | 'stop' | undefined;
   /** Called after a directory's entries, for builders of nested output. */
   leave?(entry: WalkEntry): void;
+  /** Listings kept from earlier walks, reused while each directory is unchanged. */
+  cache?: DirectoryListingCache;
+}
+
+interface CachedListing {
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  entries: Dirent[];
+}
+
+// A listing is kept only when its directory last changed longer ago than
+// this: file system clocks can be coarse (a tick of several milliseconds), so
+// a change within the same tick as the listing would not move mtime.
+const settledMs = 2000;
+
+/**
+ * Directory listings from earlier walks, reused while the directory's
+ * identity and change times are the same — a directory's mtime and ctime move
+ * whenever an entry is added, removed or renamed. Checking costs one lstat
+ * instead of open, verify, list and close. Only listings that were verified
+ * inside when read are ever kept, so a hit cannot lead outside either. Bounded
+ * by the number of entries held; the oldest listings go first.
+ */
+export class DirectoryListingCache {
+  readonly #listings = new Map<string, CachedListing>();
+  readonly #maxEntries: number;
+  #held = 0;
+
+  constructor(maxEntries = 500_000) {
+    this.#maxEntries = maxEntries;
+  }
+
+  /** The listing of `path` if it is unchanged since it was kept. */
+  get(path: string): Dirent[] | undefined {
+    const cached = this.#listings.get(path);
+    if (cached === undefined) return undefined;
+    let stats: { dev: number; ino: number; mtimeMs: number; ctimeMs: number; isDirectory(): boolean };
+    try {
+      stats = lstatSync(path);
+    } catch {
+      return undefined;
+    }
+    if (
+      !stats.isDirectory() ||
+      stats.dev !== cached.dev ||
+      stats.ino !== cached.ino ||
+      stats.mtimeMs !== cached.mtimeMs ||
+      stats.ctimeMs !== cached.ctimeMs
+    ) {
+      return undefined;
+    }
+    return cached.entries;
+  }
+
+  set(path: string, listing: CachedListing): void {
+    const now = Date.now();
+    if (now - listing.mtimeMs < settledMs || now - listing.ctimeMs < settledMs) return;
+    const previous = this.#listings.get(path);
+    if (previous !== undefined) {
+      this.#held -= previous.entries.length;
+      this.#listings.delete(path);
+    }
+    this.#listings.set(path, listing);
+    this.#held += listing.entries.length;
+    for (const [oldest, evicted] of this.#listings) {
+      if (this.#held <= this.#maxEntries) break;
+      this.#listings.delete(oldest);
+      this.#held -= evicted.entries.length;
+    }
+  }
 }
 
 export interface WalkSummary {
@@ -55,14 +126,22 @@ function typeOf(entry: Dirent): WalkEntry['type'] {
 }
 
 /** Lists one directory through its descriptor after checking the kernel's word on where it is. */
-function listVerified(path: string, root: string): Dirent[] {
+function listVerified(path: string, root: string, cache: DirectoryListingCache | undefined): Dirent[] {
+  const cached = cache?.get(path);
+  if (cached !== undefined) return cached;
   const fd = openSync(path, openDirectory);
   try {
     const opened = openedFilePath(fd);
     if (opened !== undefined && !isWithin(opened, root)) {
       throw new ToolError('A directory was swapped for a link leading outside while it was being read.');
     }
-    return readdirSync(descriptorPath(fd) ?? path, { withFileTypes: true });
+    // Stat before listing: a change during the listing moves mtime past what is kept.
+    const stats = cache === undefined ? undefined : fstatSync(fd);
+    const entries = readdirSync(descriptorPath(fd) ?? path, { withFileTypes: true });
+    if (stats !== undefined && opened !== undefined) {
+      cache?.set(path, { dev: stats.dev, ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, entries });
+    }
+    return entries;
   } finally {
     closeSync(fd);
   }
@@ -79,7 +158,7 @@ export async function walkDirectory(start: GuardedPath, options: WalkOptions): P
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   let entries: Dirent[];
   try {
-    entries = listVerified(start.path, start.path);
+    entries = listVerified(start.path, start.path, options.cache);
   } catch (error) {
     throw fileSystemToolError(error, start.requested);
   }
@@ -100,7 +179,8 @@ export async function walkDirectory(start: GuardedPath, options: WalkOptions): P
     const entry: WalkEntry = {
       name: dirent.name,
       relativePath,
-      path: join(frame.path, dirent.name),
+      // Concatenation, not join(): the parent is a normalised real path and a name has no separator.
+      path: frame.path === '/' ? `/${dirent.name}` : `${frame.path}/${dirent.name}`,
       depth: frame.depth,
       type: typeOf(dirent),
     };
@@ -114,7 +194,7 @@ export async function walkDirectory(start: GuardedPath, options: WalkOptions): P
     }
     let children: Dirent[];
     try {
-      children = listVerified(entry.path, start.path);
+      children = listVerified(entry.path, start.path, options.cache);
       directoriesRead++;
     } catch (error) {
       if (ToolError.isInstance(error)) throw error;

@@ -1,0 +1,150 @@
+/**
+ * The reference filesystem server (@modelcontextprotocol/server-filesystem)
+ * and ours, each started as its bin over stdio by the official SDK client,
+ * on the same generated tree of ~15,000 files, in one run: cold start,
+ * directory_tree, search_files, read_text_file and list_directory calls per
+ * second, and resident memory after the work. Reports ratios.
+ *
+ *   pnpm --filter @toolshed/server-filesystem bench
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const branching = 8;
+const levels = 3;
+const filesPerDirectory = 26;
+const dataDirectory = new URL('./.data/', import.meta.url).pathname;
+const tree = join(dataDirectory, `tree-${branching}-${levels}-${filesPerDirectory}`);
+
+function generateTree(): number {
+  let files = 0;
+  const fill = (directory: string, level: number) => {
+    mkdirSync(directory, { recursive: true });
+    for (let index = 0; index < filesPerDirectory; index++) {
+      const extension = ['ts', 'md', 'json'][index % 3];
+      writeFileSync(join(directory, `file-${index}.${extension}`), `// file ${files++}\nexport const value = ${index};\n`);
+    }
+    if (level < levels) for (let index = 0; index < branching; index++) fill(join(directory, `dir-${index}`), level + 1);
+  };
+  if (!existsSync(tree)) {
+    const partial = `${tree}.partial`;
+    rmSync(partial, { recursive: true, force: true });
+    fill(partial, 0);
+    renameSync(partial, tree);
+  }
+  return ((branching ** (levels + 1) - 1) / (branching - 1)) * filesPerDirectory;
+}
+
+const referenceBin = join(
+  createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/package.json'),
+  '..',
+  'dist',
+  'index.js',
+);
+const builtBin = new URL('../bin/toolshed-filesystem.js', import.meta.url).pathname;
+const ourBin = existsSync(new URL('../dist/toolshed-filesystem.js', import.meta.url))
+  ? builtBin
+  : new URL('../src/cli.ts', import.meta.url).pathname;
+
+interface Started {
+  client: Client;
+  pid: number;
+  startMs: number;
+}
+
+async function start(bin: string): Promise<Started> {
+  const began = performance.now();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, tree], stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  await client.listTools();
+  return { client, pid: transport.pid as number, startMs: performance.now() - began };
+}
+
+function rssMb(pid: number): number {
+  const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return line === null ? Number.NaN : Number(line[1]) / 1024;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function timeCall(client: Client, name: string, args: Record<string, unknown>, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const began = performance.now();
+    const result = await client.callTool({ name, arguments: args });
+    times.push(performance.now() - began);
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  }
+  return median(times);
+}
+
+async function callsPerSecond(client: Client, name: string, args: () => Record<string, unknown>, calls: number) {
+  const began = performance.now();
+  for (let call = 0; call < calls; call++) {
+    const result = await client.callTool({ name, arguments: args() });
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  }
+  return calls / ((performance.now() - began) / 1000);
+}
+
+const fileCount = generateTree();
+console.log(`Tree: ${fileCount} files in ${(branching ** (levels + 1) - 1) / (branching - 1)} directories (${tree})`);
+console.log(`Node ${process.version}; ours: ${ourBin.endsWith('.ts') ? 'from source' : 'built bin'}\n`);
+
+const rows: [string, string, number, number, 'lower' | 'higher'][] = [];
+const coldStarts: Record<string, number[]> = { reference: [], ours: [] };
+for (let round = 0; round < 5; round++) {
+  for (const [name, bin] of [
+    ['reference', referenceBin],
+    ['ours', ourBin],
+  ] as const) {
+    const started = await start(bin);
+    coldStarts[name]?.push(started.startMs);
+    await started.client.close();
+  }
+}
+rows.push(['cold start to tools/list', 'ms', median(coldStarts.reference ?? []), median(coldStarts.ours ?? []), 'lower']);
+
+const reference = await start(referenceBin);
+const ours = await start(ourBin);
+const servers = { reference, ours };
+const results: Record<string, Record<string, number>> = { reference: {}, ours: {} };
+for (const [name, server] of Object.entries(servers)) {
+  const record = results[name] as Record<string, number>;
+  record.tree = await timeCall(server.client, 'directory_tree', { path: tree }, 5);
+  record.search = await timeCall(server.client, 'search_files', { path: tree, pattern: '**/*.ts' }, 5);
+  record.read = await callsPerSecond(
+    server.client,
+    'read_text_file',
+    () => ({ path: join(tree, `file-${3 * Math.floor((Math.random() * filesPerDirectory) / 3)}.ts`) }),
+    1000,
+  );
+  record.list = await callsPerSecond(server.client, 'list_directory', () => ({ path: tree }), 1000);
+  record.rss = rssMb(server.pid);
+}
+const [referenceResults, ourResults] = [results.reference as Record<string, number>, results.ours as Record<string, number>];
+rows.push(
+  ['directory_tree, whole tree', 'ms', referenceResults.tree as number, ourResults.tree as number, 'lower'],
+  ['search_files **/*.ts', 'ms', referenceResults.search as number, ourResults.search as number, 'lower'],
+  ['read_text_file', 'calls/s', referenceResults.read as number, ourResults.read as number, 'higher'],
+  ['list_directory', 'calls/s', referenceResults.list as number, ourResults.list as number, 'higher'],
+  ['RSS after the above', 'MB', referenceResults.rss as number, ourResults.rss as number, 'lower'],
+);
+await reference.client.close();
+await ours.client.close();
+
+console.log('| measure | unit | reference | ours | ours is |');
+console.log('|---|---|---:|---:|---|');
+for (const [measure, unit, theirs, mine, better] of rows) {
+  const factor = better === 'lower' ? theirs / mine : mine / theirs;
+  const verdict = factor >= 1 ? `${factor.toFixed(1)}x ${better === 'lower' ? 'faster' : 'more'}` : `${(1 / factor).toFixed(1)}x worse`;
+  const label = unit === 'MB' && factor >= 1 ? `${factor.toFixed(1)}x smaller` : verdict;
+  console.log(`| ${measure} | ${unit} | ${theirs.toFixed(1)} | ${mine.toFixed(1)} | ${label} |`);
+}
