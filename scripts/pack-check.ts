@@ -44,6 +44,7 @@ const startArguments: Record<string, (directory: string) => string[]> = {
     writeFileSync(join(directory, 'empty.db'), '');
     return ['--db', join(directory, 'empty.db')];
   },
+  'toolshed-filesystem': (directory) => [directory],
 };
 
 function initializeOverStdio(binPath: string, name: string, args: string[]): Promise<void> {
@@ -209,6 +210,23 @@ checkInMemoryCall(
 const server = createSqlServer({ databases: { empty: 'empty.db' } });`,
     { name: 'query', arguments: { sql: 'SELECT 6 * 7' } },
     `if (JSON.stringify(answers[1]?.result?.structuredContent?.rows) !== '[[42]]') { console.error(JSON.stringify(answers)); process.exit(1); }`,
+  ),
+);
+
+// The regex worker is a separate file the server starts: search by regular expression through the installed package.
+checkInMemoryCall(
+  '@toolshed/server-filesystem',
+  '@toolshed/server-filesystem searches file contents in its regex worker from the installed tarball',
+  inMemoryCallScript(
+    `import { writeFileSync } from 'node:fs';
+import { createFilesystemServer } from '@toolshed/server-filesystem';
+writeFileSync('needle.txt', 'hay\\nneedle 42\\n');
+const server = createFilesystemServer({ directories: ['.'] });`,
+    {
+      name: 'search_file_contents',
+      arguments: { path: '.', pattern: 'needle \\d+', regex: true, include: ['needle.txt'] },
+    },
+    `if (answers[1]?.result?.structuredContent?.matches?.[0]?.line !== 2) { console.error(JSON.stringify(answers)); process.exit(1); }`,
   ),
 );
 

@@ -25,9 +25,13 @@ function generateTree(): number {
     mkdirSync(directory, { recursive: true });
     for (let index = 0; index < filesPerDirectory; index++) {
       const extension = ['ts', 'md', 'json'][index % 3];
-      writeFileSync(join(directory, `file-${index}.${extension}`), `// file ${files++}\nexport const value = ${index};\n`);
+      writeFileSync(
+        join(directory, `file-${index}.${extension}`),
+        `// file ${files++}\nexport const value = ${index};\n`,
+      );
     }
-    if (level < levels) for (let index = 0; index < branching; index++) fill(join(directory, `dir-${index}`), level + 1);
+    if (level < levels)
+      for (let index = 0; index < branching; index++) fill(join(directory, `dir-${index}`), level + 1);
   };
   if (!existsSync(tree)) {
     const partial = `${tree}.partial`;
@@ -57,7 +61,9 @@ interface Started {
 
 async function start(bin: string): Promise<Started> {
   const began = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, tree], stderr: 'ignore' });
+  // Ours may return a read as large as a whole tree, for the transfer floor below.
+  const args = bin === referenceBin ? [bin, tree] : [bin, tree, '--max-read-bytes', String(16 * 1024 * 1024)];
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   await client.listTools();
@@ -110,7 +116,13 @@ for (let round = 0; round < 5; round++) {
     await started.client.close();
   }
 }
-rows.push(['cold start to tools/list', 'ms', median(coldStarts.reference ?? []), median(coldStarts.ours ?? []), 'lower']);
+rows.push([
+  'cold start to tools/list',
+  'ms',
+  median(coldStarts.reference ?? []),
+  median(coldStarts.ours ?? []),
+  'lower',
+]);
 
 const reference = await start(referenceBin);
 const ours = await start(ourBin);
@@ -129,7 +141,10 @@ for (const [name, server] of Object.entries(servers)) {
   record.list = await callsPerSecond(server.client, 'list_directory', () => ({ path: tree }), 1000);
   record.rss = rssMb(server.pid);
 }
-const [referenceResults, ourResults] = [results.reference as Record<string, number>, results.ours as Record<string, number>];
+const [referenceResults, ourResults] = [
+  results.reference as Record<string, number>,
+  results.ours as Record<string, number>,
+];
 rows.push(
   ['directory_tree, whole tree', 'ms', referenceResults.tree as number, ourResults.tree as number, 'lower'],
   ['search_files **/*.ts', 'ms', referenceResults.search as number, ourResults.search as number, 'lower'],
@@ -137,14 +152,33 @@ rows.push(
   ['list_directory', 'calls/s', referenceResults.list as number, ourResults.list as number, 'higher'],
   ['RSS after the above', 'MB', referenceResults.rss as number, ourResults.rss as number, 'lower'],
 );
+// The transfer floor: the same bytes as the tree answer, read from a file,
+// with no walk. What is left above it is the server's own work.
+const treeText = (
+  (await ours.client.callTool({ name: 'directory_tree', arguments: { path: tree } })) as {
+    content: { text: string }[];
+  }
+).content[0]?.text as string;
+const floorFile = join(tree, 'tree-answer.json');
+writeFileSync(floorFile, treeText);
+const floor = await timeCall(ours.client, 'read_text_file', { path: floorFile }, 5);
+rmSync(floorFile);
 await reference.client.close();
 await ours.client.close();
 
+console.log(
+  `Transfer floor: the ${(treeText.length / 1e6).toFixed(1)} MB tree answer, sent as a file read: ${floor.toFixed(1)} ms. ` +
+    `directory_tree above the floor: reference ${(referenceResults.tree as number) - floor > 0 ? ((referenceResults.tree as number) - floor).toFixed(1) : 'n/a'} ms, ` +
+    `ours ${((ourResults.tree as number) - floor).toFixed(1)} ms.\n`,
+);
 console.log('| measure | unit | reference | ours | ours is |');
 console.log('|---|---|---:|---:|---|');
 for (const [measure, unit, theirs, mine, better] of rows) {
   const factor = better === 'lower' ? theirs / mine : mine / theirs;
-  const verdict = factor >= 1 ? `${factor.toFixed(1)}x ${better === 'lower' ? 'faster' : 'more'}` : `${(1 / factor).toFixed(1)}x worse`;
+  const verdict =
+    factor >= 1
+      ? `${factor.toFixed(1)}x ${better === 'lower' ? 'faster' : 'more'}`
+      : `${(1 / factor).toFixed(1)}x worse`;
   const label = unit === 'MB' && factor >= 1 ? `${factor.toFixed(1)}x smaller` : verdict;
   console.log(`| ${measure} | ${unit} | ${theirs.toFixed(1)} | ${mine.toFixed(1)} | ${label} |`);
 }

@@ -79,7 +79,10 @@ const cli = defineCli({
 await runCli(cli, process.argv.slice(2), process.env, ({ dir, ...options }, operands) => {
   const directories = [...operands, ...(dir ?? [])];
   if (directories.length === 0) {
-    throw new LocalError('config_invalid', 'pass at least one directory to allow, as in toolshed-filesystem ~/projects');
+    throw new LocalError(
+      'config_invalid',
+      'pass at least one directory to allow, as in toolshed-filesystem ~/projects',
+    );
   }
   return serve(createFilesystemServer({ ...options, directories }), options);
 });

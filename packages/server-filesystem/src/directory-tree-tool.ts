@@ -6,7 +6,6 @@ import { textResult } from './text-result.ts';
 import { TreeJsonWriter } from './tree-json-writer.ts';
 import { walkLimitArguments } from './walk-limits.ts';
 
-
 export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
   return defineTool({
     name: 'directory_tree',
@@ -19,7 +18,10 @@ export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
       'maxEntries or maxDepth and say so: narrow the path or add exclusions. Only works within allowed directories.',
     input: z.object({
       path: pathArgument,
-      excludePatterns: z.array(z.string()).default([]).describe('Names or globs to leave out, with everything below them'),
+      excludePatterns: z
+        .array(z.string())
+        .default([])
+        .describe('Names or globs to leave out, with everything below them'),
       ...walkLimitArguments(context.limits),
     }),
     output: z.object({

@@ -43,7 +43,9 @@ export function createEditFileTool(context: FilesystemToolContext): Tool {
       try {
         const { size } = await handle.stat();
         if (size > context.limits.maxFileBytes) {
-          throw new ToolError(`"${path}" is ${size} bytes; files over ${context.limits.maxFileBytes} bytes are not edited.`);
+          throw new ToolError(
+            `"${path}" is ${size} bytes; files over ${context.limits.maxFileBytes} bytes are not edited.`,
+          );
         }
         original = await handle.readFile('utf8');
       } finally {

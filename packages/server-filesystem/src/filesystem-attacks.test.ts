@@ -103,7 +103,11 @@ describe('listings that try to leave the sandbox', () => {
     ['list_directory_with_sizes of the parent', 'list_directory_with_sizes', { path: '..' }],
     ['directory_tree of the sibling', 'directory_tree', { path: '../allowed_evil' }],
     ['search_files from a symlinked directory', 'search_files', { path: 'link-to-outside', pattern: '**' }],
-    ['content search from a symlinked directory', 'search_file_contents', { path: 'link-to-outside', pattern: 'SECRET' }],
+    [
+      'content search from a symlinked directory',
+      'search_file_contents',
+      { path: 'link-to-outside', pattern: 'SECRET' },
+    ],
     ['content search of a symlinked file', 'search_file_contents', { path: 'link-to-secret', pattern: 'SECRET' }],
   ])('%s', async (_name, tool, args) => {
     expectRefused(await call(client, tool, args), args);
@@ -127,16 +131,40 @@ describe('writes that try to leave the sandbox', () => {
   it.each([
     ['write_file with ..', 'write_file', () => ({ path: '../outside/new.txt', content: 'pwned' })],
     ['write_file absolute outside', 'write_file', () => ({ path: outsideNew(), content: 'pwned' })],
-    ['write_file through a symlinked directory', 'write_file', () => ({ path: 'link-to-outside/new.txt', content: 'pwned' })],
+    [
+      'write_file through a symlinked directory',
+      'write_file',
+      () => ({ path: 'link-to-outside/new.txt', content: 'pwned' }),
+    ],
     ['write_file through a symlinked file', 'write_file', () => ({ path: 'link-to-secret', content: 'pwned' })],
-    ['edit_file through a symlinked file', 'edit_file', () => ({ path: 'link-to-secret', edits: [{ oldText: 'TOP', newText: 'pwned' }] })],
-    ['create_directory through a symlinked directory', 'create_directory', () => ({ path: 'link-to-outside/new/deeper' })],
+    [
+      'edit_file through a symlinked file',
+      'edit_file',
+      () => ({ path: 'link-to-secret', edits: [{ oldText: 'TOP', newText: 'pwned' }] }),
+    ],
+    [
+      'create_directory through a symlinked directory',
+      'create_directory',
+      () => ({ path: 'link-to-outside/new/deeper' }),
+    ],
     ['create_directory with ..', 'create_directory', () => ({ path: '../outside/new' })],
     ['move_file out of the sandbox', 'move_file', () => ({ source: 'hello.txt', destination: '../outside/hello.txt' })],
-    ['move_file into a symlinked directory', 'move_file', () => ({ source: 'hello.txt', destination: 'link-to-outside/hello.txt' })],
+    [
+      'move_file into a symlinked directory',
+      'move_file',
+      () => ({ source: 'hello.txt', destination: 'link-to-outside/hello.txt' }),
+    ],
     ['move_file from outside in', 'move_file', () => ({ source: sandbox.secret, destination: 'stolen.txt' })],
-    ['move_file of the allowed directory itself', 'move_file', () => ({ source: sandbox.allowed, destination: 'inside' })],
-    ['move_file to the sibling', 'move_file', () => ({ source: 'hello.txt', destination: `${sandbox.sibling}/hello.txt` })],
+    [
+      'move_file of the allowed directory itself',
+      'move_file',
+      () => ({ source: sandbox.allowed, destination: 'inside' }),
+    ],
+    [
+      'move_file to the sibling',
+      'move_file',
+      () => ({ source: 'hello.txt', destination: `${sandbox.sibling}/hello.txt` }),
+    ],
   ])('%s', async (_name, tool, args) => {
     expectRefused(await call(client, tool, args()), args());
     expect(readFileSync(sandbox.secret, 'utf8')).toBe(secretText);
@@ -162,14 +190,19 @@ describe('writes that try to leave the sandbox', () => {
 
   it('editing a hard link leaves the file outside unchanged', async () => {
     linkSync(sandbox.secret, join(sandbox.allowed, 'hard-link-2'));
-    const result = await call(client, 'edit_file', { path: 'hard-link-2', edits: [{ oldText: 'TOP', newText: 'NOT' }] });
+    const result = await call(client, 'edit_file', {
+      path: 'hard-link-2',
+      edits: [{ oldText: 'TOP', newText: 'NOT' }],
+    });
     expect(result.isError).toBeUndefined();
     expect(readFileSync(sandbox.secret, 'utf8')).toBe(secretText);
   });
 
   it('moving a symlink moves the link, not what it points to', async () => {
     symlinkSync(sandbox.secret, join(sandbox.allowed, 'link-to-move'));
-    expect((await call(client, 'move_file', { source: 'link-to-move', destination: 'docs/moved-link' })).isError).toBeUndefined();
+    expect(
+      (await call(client, 'move_file', { source: 'link-to-move', destination: 'docs/moved-link' })).isError,
+    ).toBeUndefined();
     expect(readFileSync(sandbox.secret, 'utf8')).toBe(secretText);
     expectRefused(await call(client, 'read_text_file', { path: 'docs/moved-link' }));
   });
@@ -180,7 +213,9 @@ describe('writes that try to leave the sandbox', () => {
     const refused = await call(client, 'move_file', { source: 'a.txt', destination: 'b.txt' });
     expect(refused.isError).toBe(true);
     expect(readFileSync(join(sandbox.allowed, 'b.txt'), 'utf8')).toBe('b');
-    expect((await call(client, 'move_file', { source: 'a.txt', destination: 'b.txt', overwrite: true })).isError).toBeUndefined();
+    expect(
+      (await call(client, 'move_file', { source: 'a.txt', destination: 'b.txt', overwrite: true })).isError,
+    ).toBeUndefined();
     expect(readFileSync(join(sandbox.allowed, 'b.txt'), 'utf8')).toBe('a');
   });
 });
@@ -271,7 +306,10 @@ describe('races: a link swapped in while the server works', () => {
 });
 
 describe('client roots only narrow', () => {
-  async function withRoots(roots: string[], run: (rootsClient: Client, setRoots: (next: string[]) => Promise<void>) => Promise<void>) {
+  async function withRoots(
+    roots: string[],
+    run: (rootsClient: Client, setRoots: (next: string[]) => Promise<void>) => Promise<void>,
+  ) {
     let current = roots;
     const rootsServer = createFilesystemServer({ directories: [sandbox.allowed] });
     const rootsClient = new Client({ name: 'roots', version: '1' }, { capabilities: { roots: { listChanged: true } } });
@@ -307,7 +345,9 @@ describe('client roots only narrow', () => {
     await withRoots([], async (rootsClient, setRoots) => {
       expectRefused(await call(rootsClient, 'read_text_file', { path: 'hello.txt' }));
       await setRoots([pathToFileURL(sandbox.allowed).href]);
-      await expect.poll(async () => (await call(rootsClient, 'read_text_file', { path: 'hello.txt' })).isError).toBeUndefined();
+      await expect
+        .poll(async () => (await call(rootsClient, 'read_text_file', { path: 'hello.txt' })).isError)
+        .toBeUndefined();
     });
   });
 
@@ -318,7 +358,10 @@ describe('client roots only narrow', () => {
       expectRefused(await call(rootsClient, 'read_text_file', { path: hello }), { path: hello });
       await setRoots([pathToFileURL(join(sandbox.allowed, 'src')).href]);
       await expect
-        .poll(async () => (await call(rootsClient, 'read_text_file', { path: join(sandbox.allowed, 'docs/notes.md') })).isError)
+        .poll(
+          async () =>
+            (await call(rootsClient, 'read_text_file', { path: join(sandbox.allowed, 'docs/notes.md') })).isError,
+        )
         .toBe(true);
     });
   });
@@ -326,7 +369,9 @@ describe('client roots only narrow', () => {
 
 describe('read-only grants', () => {
   it('DIR:ro refuses writes there and allows them in a read-write directory', async () => {
-    const mixed = createFilesystemServer({ directories: [`${join(sandbox.allowed, 'docs')}:ro`, join(sandbox.allowed, 'src')] });
+    const mixed = createFilesystemServer({
+      directories: [`${join(sandbox.allowed, 'docs')}:ro`, join(sandbox.allowed, 'src')],
+    });
     const mixedClient = new Client({ name: 'ro', version: '1' });
     await connectInMemory(mixed, mixedClient);
     const write = { path: join(sandbox.allowed, 'docs/x.md'), content: 'x' };
@@ -334,7 +379,9 @@ describe('read-only grants', () => {
     const move = { source: join(sandbox.allowed, 'docs/notes.md'), destination: join(sandbox.allowed, 'src/notes.md') };
     expectRefused(await call(mixedClient, 'move_file', move), move);
     expect(existsSync(join(sandbox.allowed, 'docs/x.md'))).toBe(false);
-    expect((await call(mixedClient, 'write_file', { path: join(sandbox.allowed, 'src/x.ts'), content: 'x' })).isError).toBeUndefined();
+    expect(
+      (await call(mixedClient, 'write_file', { path: join(sandbox.allowed, 'src/x.ts'), content: 'x' })).isError,
+    ).toBeUndefined();
     await mixedClient.close();
     await mixed.close();
   });

@@ -38,7 +38,9 @@ export async function guardForCall(context: FilesystemToolContext, call: ToolCon
   try {
     roots = await call.roots();
   } catch {
-    throw new ToolError('The client offers roots but did not answer roots/list; no directory can be used until it does.');
+    throw new ToolError(
+      'The client offers roots but did not answer roots/list; no directory can be used until it does.',
+    );
   }
   if (roots === undefined) return context.guard;
   let narrowed = context.narrowed.get(roots);

@@ -27,7 +27,12 @@ export function createReadMultipleFilesTool(context: FilesystemToolContext): Too
     output: z.object({
       content: z.string(),
       files: z.array(
-        z.object({ path: z.string(), ok: z.boolean(), truncated: z.boolean().optional(), error: z.string().optional() }),
+        z.object({
+          path: z.string(),
+          ok: z.boolean(),
+          truncated: z.boolean().optional(),
+          error: z.string().optional(),
+        }),
       ),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -38,11 +43,17 @@ export function createReadMultipleFilesTool(context: FilesystemToolContext): Too
           try {
             const handle = await guard.openFile(await guard.resolve(path));
             try {
-              const window = await readTextWindow(handle, { maxBytes: context.limits.maxReadBytes, signal: call.signal });
+              const window = await readTextWindow(handle, {
+                maxBytes: context.limits.maxReadBytes,
+                signal: call.signal,
+              });
               const cut = window.truncated
                 ? `\n[Cut at ${context.limits.maxReadBytes} bytes; read_text_file with offset: ${window.nextOffset} reads on.]`
                 : '';
-              return { text: `${path}:\n${window.text}${cut}\n`, summary: { path, ok: true, truncated: window.truncated } };
+              return {
+                text: `${path}:\n${window.text}${cut}\n`,
+                summary: { path, ok: true, truncated: window.truncated },
+              };
             } finally {
               await handle.close();
             }

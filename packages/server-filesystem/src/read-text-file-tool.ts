@@ -1,8 +1,8 @@
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
-import { readTextWindow } from './text-window.ts';
 import { textResult } from './text-result.ts';
+import { readTextWindow } from './text-window.ts';
 
 const lineCount = z.number().int().min(1);
 
@@ -37,7 +37,9 @@ export function createReadTextFileTool(context: FilesystemToolContext, name: 're
     async run(args, call) {
       const windows = [args.head, args.tail, args.offset ?? args.limit].filter((value) => value !== undefined);
       if (windows.length > 1) {
-        throw new ToolError('Cannot specify both head and tail parameters simultaneously; use one of head, tail or offset/limit.');
+        throw new ToolError(
+          'Cannot specify both head and tail parameters simultaneously; use one of head, tail or offset/limit.',
+        );
       }
       const guard = await guardForCall(context, call);
       const handle = await guard.openFile(await guard.resolve(args.path));

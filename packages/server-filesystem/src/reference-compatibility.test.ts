@@ -84,7 +84,12 @@ beforeAll(async () => {
     roots[name] = plainTree();
     const client = new Client({ name: 'compat', version: '1' });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [bin, roots[name]], stderr: 'ignore', env: { TZ: 'UTC' } }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, roots[name]],
+        stderr: 'ignore',
+        env: { TZ: 'UTC' },
+      }),
     );
     clients[name] = client;
   }
@@ -130,10 +135,13 @@ it('lists every reference tool, with every reference parameter', async () => {
   }
 });
 
-it.each(script.map((step, index) => [index + 1, ...step] as const))('step %i: %s %j answers as the reference does', async (_step, tool, args) => {
-  const [reference, ours] = await Promise.all([
-    clients.reference?.callTool({ name: tool, arguments: args }) as Promise<CallResult>,
-    clients.ours?.callTool({ name: tool, arguments: args }) as Promise<CallResult>,
-  ]);
-  expect(normalise(tool, ours, roots.ours)).toEqual(normalise(tool, reference, roots.reference));
-});
+it.each(script.map((step, index) => [index + 1, ...step] as const))(
+  'step %i: %s %j answers as the reference does',
+  async (_step, tool, args) => {
+    const [reference, ours] = await Promise.all([
+      clients.reference?.callTool({ name: tool, arguments: args }) as Promise<CallResult>,
+      clients.ours?.callTool({ name: tool, arguments: args }) as Promise<CallResult>,
+    ]);
+    expect(normalise(tool, ours, roots.ours)).toEqual(normalise(tool, reference, roots.reference));
+  },
+);

@@ -49,7 +49,13 @@ export function createSearchFileContentsTool(context: FilesystemToolContext): To
       include: z.array(z.string()).default([]).describe('Only files matching one of these globs'),
       exclude: z.array(z.string()).default([]).describe('Skip files and directories matching these globs'),
       contextLines: z.number().int().min(0).max(10).default(0).describe('Lines to show before and after each match'),
-      maxResults: z.number().int().min(1).max(limits.maxMatches).optional().describe(`Default and most: ${limits.maxMatches}`),
+      maxResults: z
+        .number()
+        .int()
+        .min(1)
+        .max(limits.maxMatches)
+        .optional()
+        .describe(`Default and most: ${limits.maxMatches}`),
     }),
     output: z.object({
       content: z.string(),
@@ -166,7 +172,9 @@ export function createSearchFileContentsTool(context: FilesystemToolContext): To
           : matches
               .map((match) => {
                 const context = [
-                  ...(match.before ?? []).map((line, offset) => `${match.path}-${match.line - (match.before?.length ?? 0) + offset}- ${line}`),
+                  ...(match.before ?? []).map(
+                    (line, offset) => `${match.path}-${match.line - (match.before?.length ?? 0) + offset}- ${line}`,
+                  ),
                   `${match.path}:${match.line}: ${match.text}`,
                   ...(match.after ?? []).map((line, offset) => `${match.path}-${match.line + 1 + offset}- ${line}`),
                 ];

@@ -18,7 +18,10 @@ export function createSearchFilesTool(context: FilesystemToolContext): Tool {
     input: z.object({
       path: pathArgument,
       pattern: z.string().min(1).describe('Glob on the path relative to `path`: *, ?, **, [abc], {a,b}'),
-      excludePatterns: z.array(z.string()).default([]).describe('Globs on the relative path to skip, with everything below'),
+      excludePatterns: z
+        .array(z.string())
+        .default([])
+        .describe('Globs on the relative path to skip, with everything below'),
       ...walkLimitArguments(context.limits),
     }),
     output: z.object({

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -68,7 +69,7 @@ function cutToBytes(text: string, maxBytes: number): string {
  * byte for byte; a window returns its lines joined by `\n`.
  */
 export async function readTextWindow(handle: FileHandle, request: TextWindowRequest): Promise<TextWindow> {
-  const size = (await handle.stat()).size;
+  const size = fstatSync(handle.fd).size;
   const windowed =
     request.head !== undefined ||
     request.tail !== undefined ||

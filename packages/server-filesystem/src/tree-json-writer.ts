@@ -32,7 +32,9 @@ export class TreeJsonWriter {
     this.#open();
     const outer = this.#indent(level);
     const inner = `${outer}  `;
-    this.#parts.push(`${outer}{\n${inner}"name": ${JSON.stringify(name)},\n${inner}"type": "directory",\n${inner}"children": [`);
+    this.#parts.push(
+      `${outer}{\n${inner}"name": ${JSON.stringify(name)},\n${inner}"type": "directory",\n${inner}"children": [`,
+    );
     this.#counts.push(0);
   }
 

@@ -68,7 +68,9 @@ describe('operands', () => {
   });
 
   it('shows them in the usage line', () => {
-    expect(formatCliHelp(withOperands)).toContain('Usage: toolshed-test [options] DIR...\n  DIR...: Directories to serve');
+    expect(formatCliHelp(withOperands)).toContain(
+      'Usage: toolshed-test [options] DIR...\n  DIR...: Directories to serve',
+    );
   });
 });
 

@@ -116,7 +116,14 @@ const openDirectory = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_N
 // and let cancellation in between.
 const sliceMs = 10;
 
-type Frame = { entry: WalkEntry | undefined; path: string; relative: string; depth: number; entries: Dirent[]; next: number };
+type Frame = {
+  entry: WalkEntry | undefined;
+  path: string;
+  relative: string;
+  depth: number;
+  entries: Dirent[];
+  next: number;
+};
 
 function typeOf(entry: Dirent): WalkEntry['type'] {
   if (entry.isDirectory()) return 'directory';

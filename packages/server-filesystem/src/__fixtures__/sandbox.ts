@@ -38,4 +38,3 @@ export function createSandbox(): Sandbox {
   symlinkSync(join(outside, 'missing.txt'), join(allowed, 'dangling-out'));
   return { base, allowed, sibling, outside, secret, remove: () => rmSync(base, { recursive: true, force: true }) };
 }
-
