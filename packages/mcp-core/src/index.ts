@@ -7,8 +7,10 @@
 export { type CliOptionSpec, type CliSpec, type CliValues, defineCli } from './cli/cli-spec.ts';
 export { formatCliHelp } from './cli/format-cli-help.ts';
 export { httpCliOptions } from './cli/http-cli-options.ts';
+export { type LimitOptionSpec, limitOption } from './cli/limit-option.ts';
 export { type CliCommand, parseCliOptions } from './cli/parse-cli-options.ts';
 export { redirectConsoleToStderr } from './cli/redirect-console.ts';
+export { resolveLimits } from './cli/resolve-limits.ts';
 export { runCli } from './cli/run-cli.ts';
 export { type HttpCliValues, httpOptionsFromCli, serve } from './cli/serve.ts';
 export { type ServeStdioOptions, serveStdio } from './cli/serve-stdio.ts';

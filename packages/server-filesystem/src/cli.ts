@@ -3,13 +3,9 @@
  * reference server takes them, plus flags and environment → stdio, or
  * Streamable HTTP with --http.
  */
-import { type CliOptionSpec, defineCli, httpCliOptions, LocalError, runCli, serve } from '@toolshed/mcp-core';
+import { defineCli, httpCliOptions, LocalError, limitOption, runCli, serve } from '@toolshed/mcp-core';
 import { createFilesystemServer } from './create-filesystem-server.ts';
 import { defaultFilesystemLimits } from './filesystem-server-options.ts';
-
-function limitOption(env: string, description: string, defaultValue: number) {
-  return { type: 'number', env, description, default: defaultValue } as const satisfies CliOptionSpec;
-}
 
 const cli = defineCli({
   name: 'toolshed-filesystem',

@@ -4,16 +4,13 @@ import {
   LocalError,
   type McpServer,
   PathGuard,
+  resolveLimits,
   type Tool,
 } from '@toolshed/mcp-core';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
-import {
-  defaultFilesystemLimits,
-  type FilesystemLimits,
-  type FilesystemServerOptions,
-} from './filesystem-server-options.ts';
+import { defaultFilesystemLimits, type FilesystemServerOptions } from './filesystem-server-options.ts';
 import type { FilesystemToolContext } from './filesystem-tool-context.ts';
 import { createGetFileInfoTool } from './get-file-info-tool.ts';
 import { createListAllowedDirectoriesTool } from './list-allowed-directories-tool.ts';
@@ -28,19 +25,6 @@ import { createSearchFilesTool } from './search-files-tool.ts';
 import { createWriteFileTool } from './write-file-tool.ts';
 
 const serverVersion = '0.1.0';
-
-function resolveLimits(options: FilesystemServerOptions): FilesystemLimits {
-  const limits = { ...defaultFilesystemLimits };
-  for (const key of Object.keys(defaultFilesystemLimits) as (keyof FilesystemLimits)[]) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 1) {
-      throw new LocalError('config_invalid', `${key} must be a whole number of at least 1; got ${value}`);
-    }
-    limits[key] = value;
-  }
-  return limits;
-}
 
 /**
  * A filesystem server with the reference server's tools, parameters and
@@ -60,7 +44,7 @@ export function createFilesystemServer(options: FilesystemServerOptions): McpSer
   const guard = PathGuard.create(options.directories, { readOnly: options.readOnly ?? false });
   const context: FilesystemToolContext = {
     guard,
-    limits: resolveLimits(options),
+    limits: resolveLimits(defaultFilesystemLimits, options),
     narrowed: new WeakMap(),
     listings: new DirectoryListingCache(),
   };

@@ -2,14 +2,10 @@
  * The `toolshed-sql` bin: flags and environment → createSqlServer → stdio,
  * or Streamable HTTP with --http.
  */
-import { type CliOptionSpec, defineCli, httpCliOptions, runCli, serve } from '@toolshed/mcp-core';
+import { defineCli, httpCliOptions, limitOption, runCli, serve } from '@toolshed/mcp-core';
 import { createSqlServer } from './create-sql-server.ts';
 import { parseDatabaseSpecs } from './database-files.ts';
 import { defaultSqlLimits } from './sql-server-options.ts';
-
-function limitOption(env: string, description: string, defaultValue: number) {
-  return { type: 'number', env, description, default: defaultValue } as const satisfies CliOptionSpec;
-}
 
 const cli = defineCli({
   name: 'toolshed-sql',

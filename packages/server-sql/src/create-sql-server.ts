@@ -1,4 +1,4 @@
-import { createMcpServer, LocalError, type McpServer } from '@toolshed/mcp-core';
+import { createMcpServer, type McpServer, resolveLimits } from '@toolshed/mcp-core';
 import { checkDatabaseFiles, parseDatabaseSpecs } from './database-files.ts';
 import { createDescribeTableTool } from './describe-table-tool.ts';
 import { createExplainQueryTool } from './explain-query-tool.ts';
@@ -6,23 +6,10 @@ import { createListTablesTool } from './list-tables-tool.ts';
 import { QueryProcessPool } from './query-process-pool.ts';
 import { createQueryTool } from './query-tool.ts';
 import { createSchemaResource } from './schema-resource.ts';
-import { defaultSqlLimits, type ResolvedSqlLimits, type SqlServerOptions } from './sql-server-options.ts';
+import { defaultSqlLimits, type SqlServerOptions } from './sql-server-options.ts';
 import type { SqlToolContext } from './sql-tool-context.ts';
 
 const serverVersion = '0.1.0';
-
-function resolveLimits(options: SqlServerOptions): ResolvedSqlLimits {
-  const limits = { ...defaultSqlLimits };
-  for (const key of Object.keys(defaultSqlLimits) as (keyof ResolvedSqlLimits)[]) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 1) {
-      throw new LocalError('config_invalid', `${key} must be a whole number of at least 1; got ${value}`);
-    }
-    limits[key] = value;
-  }
-  return limits;
-}
 
 /**
  * A read-only SQL server over SQLite files: list_tables, describe_table,
@@ -38,7 +25,7 @@ export function createSqlServer(options: SqlServerOptions): McpServer {
   const databases = checkDatabaseFiles(
     typeof options.databases === 'string' ? parseDatabaseSpecs([options.databases]) : options.databases,
   );
-  const limits = resolveLimits(options);
+  const limits = resolveLimits(defaultSqlLimits, options);
   const pool = new QueryProcessPool({
     databases,
     busyTimeoutMs: Math.min(limits.timeoutMs, 5000),
