@@ -352,13 +352,29 @@ export class PathGuard {
         }
         await rename(from as string, to as string);
       } else {
-        await link(from as string, to as string).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'EEXIST') {
-            throw new ToolError(`"${destination.requested}" already exists; pass overwrite: true to replace it.`);
-          }
-          throw error;
-        });
-        await unlink(from as string);
+        const exists = () =>
+          new ToolError(`"${destination.requested}" already exists; pass overwrite: true to replace it.`);
+        const linked = await link(from as string, to as string).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => {
+            if (error.code === 'EEXIST') throw exists();
+            // File systems without hard links: check, then rename.
+            if (error.code === 'EPERM' || error.code === 'ENOTSUP' || error.code === 'EMLINK') return false;
+            throw error;
+          },
+        );
+        if (linked) {
+          await unlink(from as string);
+        } else {
+          if (
+            await lstat(to as string).then(
+              () => true,
+              () => false,
+            )
+          )
+            throw exists();
+          await rename(from as string, to as string);
+        }
       }
     } catch (error) {
       throw fileSystemToolError(error, source.requested);
