@@ -4,7 +4,7 @@ import { type FilesystemToolContext, guardForCall, pathArgument } from './filesy
 import { compileExclusion } from './glob-pattern.ts';
 import { textResult } from './text-result.ts';
 import { TreeJsonWriter } from './tree-json-writer.ts';
-import { walkLimitArguments } from './walk-limits.ts';
+import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
 export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
   return defineTool({
@@ -59,15 +59,13 @@ export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
           writer.leaveDirectory();
         },
       });
-      const truncatedBy = hitEntryCap ? 'max_entries' : summary.complete ? undefined : 'max_depth';
+      const truncatedBy: WalkCut = hitEntryCap ? 'max_entries' : summary.complete ? undefined : 'max_depth';
       const note =
         truncatedBy === undefined
           ? undefined
           : `[Tree cut at ${truncatedBy === 'max_entries' ? `${entryCap} entries` : `depth ${maxDepth ?? context.limits.maxDepth}`}: ` +
             'ask for a subdirectory, or add excludePatterns such as node_modules or .git.]';
-      const extra: Record<string, unknown> = { entries, truncated: truncatedBy !== undefined };
-      if (truncatedBy !== undefined) extra.truncated_by = truncatedBy;
-      return textResult(writer.toString(), extra, note);
+      return textResult(writer.toString(), { entries, ...truncationFields(truncatedBy) }, note);
     },
   });
 }

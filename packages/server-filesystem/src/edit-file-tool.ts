@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import { createTwoFilesPatch } from 'diff';
 import * as z from 'zod';
@@ -41,7 +42,7 @@ export function createEditFileTool(context: FilesystemToolContext): Tool {
       const handle = await guard.openFile(target);
       let original: string;
       try {
-        const { size } = await handle.stat();
+        const { size } = fstatSync(handle.fd);
         if (size > context.limits.maxFileBytes) {
           throw new ToolError(
             `"${path}" is ${size} bytes; files over ${context.limits.maxFileBytes} bytes are not edited.`,

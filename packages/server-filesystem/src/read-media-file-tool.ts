@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { type ContentBlock, defineTool, type Tool, ToolError, toolResult } from '@toolshed/mcp-core';
 import * as z from 'zod';
@@ -31,7 +32,7 @@ export function createReadMediaFileTool(context: FilesystemToolContext): Tool {
       const handle = await guard.openFile(target);
       let data: string;
       try {
-        const { size } = await handle.stat();
+        const { size } = fstatSync(handle.fd);
         if (size > context.limits.maxMediaBytes) {
           throw new ToolError(
             `"${path}" is ${size} bytes; media files over ${context.limits.maxMediaBytes} bytes are not returned.`,

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { defineTool, fileSystemToolError, type GuardedPath, type Tool, walkDirectory } from '@toolshed/mcp-core';
 import * as z from 'zod';
@@ -91,7 +92,7 @@ export function createSearchFileContentsTool(context: FilesystemToolContext): To
       const readText = async (file: GuardedPath): Promise<string | undefined> => {
         const handle = await guard.openFile(file);
         try {
-          const { size } = await handle.stat();
+          const { size } = fstatSync(handle.fd);
           if (size > limits.maxFileBytes) {
             counts.tooLarge++;
             return undefined;

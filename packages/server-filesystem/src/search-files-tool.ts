@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
 import { compileGlob } from './glob-pattern.ts';
 import { textResult } from './text-result.ts';
-import { walkLimitArguments } from './walk-limits.ts';
+import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
 export function createSearchFilesTool(context: FilesystemToolContext): Tool {
   return defineTool({
@@ -55,14 +55,13 @@ export function createSearchFilesTool(context: FilesystemToolContext): Tool {
           return undefined;
         },
       });
-      const truncatedBy = hitCap ? 'max_entries' : summary.complete ? undefined : 'max_depth';
-      const extra: Record<string, unknown> = { matches: found.length, truncated: truncatedBy !== undefined };
-      if (truncatedBy !== undefined) extra.truncated_by = truncatedBy;
+      const truncatedBy: WalkCut = hitCap ? 'max_entries' : summary.complete ? undefined : 'max_depth';
       const note =
         truncatedBy === undefined
           ? undefined
           : `[Search stopped at ${truncatedBy === 'max_entries' ? `${cap} matches` : 'the depth limit'}: narrow the path or the pattern.]`;
-      return textResult(found.length > 0 ? found.join('\n') : 'No matches found', extra, note);
+      const text = found.length > 0 ? found.join('\n') : 'No matches found';
+      return textResult(text, { matches: found.length, ...truncationFields(truncatedBy) }, note);
     },
   });
 }

@@ -23,3 +23,11 @@ export function walkLimitArguments(limits: FilesystemLimits): {
       .describe(`Entries to return at most (default and most: ${limits.maxEntries})`),
   };
 }
+
+/** Why a walk's result was cut, if it was. */
+export type WalkCut = 'max_entries' | 'max_depth' | undefined;
+
+/** The cut as result fields: `truncated`, and `truncated_by` when cut. */
+export function truncationFields(cut: WalkCut): { truncated: boolean; truncated_by?: 'max_entries' | 'max_depth' } {
+  return cut === undefined ? { truncated: false } : { truncated: true, truncated_by: cut };
+}

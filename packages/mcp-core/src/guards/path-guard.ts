@@ -52,6 +52,14 @@ function denied(requested: string, why: string): ToolError {
   return new ToolError(`Access denied: "${requested}" ${why}.`);
 }
 
+/** Whether anything — file, directory, link, even a dangling one — has this name. */
+function entryExists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 /**
  * The one place that decides whether a path may be used. Every request is
  * checked lexically (NUL, Windows forms, separator-aware containment), then
@@ -62,7 +70,7 @@ function denied(requested: string, why: string): ToolError {
  * written and never the allowed directories.
  *
  * @example
- * const guard = await PathGuard.create(['/srv/docs:ro', '/srv/out']);
+ * const guard = PathGuard.create(['/srv/docs:ro', '/srv/out']);
  * const target = await guard.resolve('report.txt');
  * const handle = await guard.openFile(target);
  */
@@ -142,11 +150,6 @@ export class PathGuard {
     return new PathGuard(narrowed, this.readOnly, this.#home);
   }
 
-  /** The grant a real path falls under, if any. */
-  grantFor(realPath: string): PathGrant | undefined {
-    return grantFor(realPath, this.grants);
-  }
-
   /** Checks a request and finds its real path; throws a ToolError saying why not. */
   async resolve(requested: string, options: ResolveOptions = {}): Promise<GuardedPath> {
     const access = options.access ?? 'read';
@@ -166,11 +169,7 @@ export class PathGuard {
     if (options.keepLastLink === true) {
       const last = basename(absolute);
       if (absolute !== parent && last !== '' && last !== '.' && last !== '..') real = join(real, last);
-      try {
-        await lstat(real);
-      } catch {
-        exists = false;
-      }
+      exists = await entryExists(real);
     }
     const grant = grantFor(real, this.grants);
     if (grant === undefined) throw denied(requested, 'leads outside the allowed directories through a symbolic link');
@@ -282,12 +281,7 @@ export class PathGuard {
     this.#checkWritable(target.grant, target.requested);
     const missing: string[] = [];
     let existing = target.path;
-    while (
-      !(await lstat(existing).then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    while (!(await entryExists(existing))) {
       missing.unshift(basename(existing));
       existing = dirname(existing);
     }
@@ -338,44 +332,30 @@ export class PathGuard {
           return `${descriptorPath(handle.fd) ?? parent}/${basename(target.path)}`;
         }),
       );
-      const sourceStats = await lstat(from as string);
+      const alreadyExists = () =>
+        new ToolError(`"${destination.requested}" already exists; pass overwrite: true to replace it.`);
       if (options.overwrite === true) {
         await rename(from as string, to as string);
-      } else if (sourceStats.isDirectory()) {
-        if (
-          await lstat(to as string).then(
-            () => true,
-            () => false,
-          )
-        ) {
-          throw new ToolError(`"${destination.requested}" already exists; pass overwrite: true to replace it.`);
-        }
-        await rename(from as string, to as string);
-      } else {
-        const exists = () =>
-          new ToolError(`"${destination.requested}" already exists; pass overwrite: true to replace it.`);
-        const linked = await link(from as string, to as string).then(
+        return;
+      }
+      // Files: link() refuses an existing name atomically. Directories, and
+      // file systems without hard links: check, then rename.
+      const linked =
+        !(await lstat(from as string)).isDirectory() &&
+        (await link(from as string, to as string).then(
           () => true,
           (error: NodeJS.ErrnoException) => {
-            if (error.code === 'EEXIST') throw exists();
-            // File systems without hard links: check, then rename.
+            if (error.code === 'EEXIST') throw alreadyExists();
             if (error.code === 'EPERM' || error.code === 'ENOTSUP' || error.code === 'EMLINK') return false;
             throw error;
           },
-        );
-        if (linked) {
-          await unlink(from as string);
-        } else {
-          if (
-            await lstat(to as string).then(
-              () => true,
-              () => false,
-            )
-          )
-            throw exists();
-          await rename(from as string, to as string);
-        }
+        ));
+      if (linked) {
+        await unlink(from as string);
+        return;
       }
+      if (await entryExists(to as string)) throw alreadyExists();
+      await rename(from as string, to as string);
     } catch (error) {
       throw fileSystemToolError(error, source.requested);
     } finally {
