@@ -1,0 +1,256 @@
+/**
+ * A local stand-in for Open-Meteo (forecast, air quality, geocoding) and the
+ * NWS API on 127.0.0.1, answering in their formats from the JSON fixtures
+ * beside this file. It checks what real upstreams check (variable names,
+ * coordinate ranges, NWS's 4-decimal rule with its 301), records every
+ * request and connection, and can be scripted to fail: any status and body,
+ * Retry-After, a connection that never answers, a reset, a slow body.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+type Json = Record<string, unknown>;
+
+function fixture(name: string): Json {
+  return JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8')) as Json;
+}
+
+const forecast = fixture('./open-meteo/forecast-berlin.json');
+const airQuality = fixture('./open-meteo/air-quality-berlin.json');
+const places: Record<string, Json> = {
+  berlin: fixture('./open-meteo/geocoding-berlin.json'),
+  springfield: fixture('./open-meteo/geocoding-springfield.json'),
+  denver: fixture('./open-meteo/geocoding-denver.json'),
+};
+const noPlaces = fixture('./open-meteo/geocoding-no-results.json');
+const pointsDenver = fixture('./nws/points-denver.json');
+const invalidPoint = fixture('./nws/invalid-point.json');
+const alertsDenver = fixture('./nws/alerts-denver.json');
+const alertsNone = fixture('./nws/alerts-none.json');
+
+/** What a scripted answer does instead of the default one. */
+export type FixtureStep =
+  | { status: number; headers?: Record<string, string>; body?: string | Json }
+  | { hang: true }
+  | { reset: true }
+  | { delayMs: number };
+
+export interface RecordedRequest {
+  route: string;
+  path: string;
+  params: URLSearchParams;
+  userAgent: string | undefined;
+  accept: string | undefined;
+}
+
+export interface WeatherUpstream {
+  /** Base URL for every upstream option: http://127.0.0.1:PORT */
+  url: string;
+  requests: RecordedRequest[];
+  /** TCP connections opened to this server. */
+  readonly connections: number;
+  /** Requests whose client went away before the answer was sent. */
+  readonly aborted: number;
+  /** Requests made to a route: `/v1/forecast`, `/v1/air-quality`, `/v1/search`, `/points`, `/alerts/active`. */
+  count(route: string): number;
+  /** The next answers on a route, in order; after them the route answers normally again. */
+  script(route: string, ...steps: FixtureStep[]): void;
+  /** Resolves once a request has arrived on the route (counting from now). */
+  nextRequest(route: string): Promise<RecordedRequest>;
+  close(): Promise<void>;
+}
+
+function routeOf(path: string): string {
+  return path.startsWith('/points/') ? '/points' : path;
+}
+
+export async function startWeatherUpstream(): Promise<WeatherUpstream> {
+  const requests: RecordedRequest[] = [];
+  const scripts = new Map<string, FixtureStep[]>();
+  const waiters: { route: string; resolve: (request: RecordedRequest) => void }[] = [];
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  let aborted = 0;
+
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const route = routeOf(url.pathname);
+    const recorded: RecordedRequest = {
+      route,
+      path: url.pathname,
+      params: url.searchParams,
+      userAgent: request.headers['user-agent'],
+      accept: request.headers.accept,
+    };
+    requests.push(recorded);
+    for (const waiter of waiters.filter((candidate) => candidate.route === route)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(recorded);
+    }
+    response.on('close', () => {
+      if (!response.writableFinished) aborted++;
+    });
+    void answer(request, response, url, route);
+  });
+
+  async function answer(request: IncomingMessage, response: ServerResponse, url: URL, route: string) {
+    const steps = scripts.get(route);
+    let step = steps?.shift();
+    while (step !== undefined && 'delayMs' in step) {
+      await new Promise((resolve) => setTimeout(resolve, step && 'delayMs' in step ? step.delayMs : 0));
+      step = steps?.shift();
+    }
+    if (step !== undefined) {
+      if ('hang' in step) return;
+      if ('reset' in step) return request.socket.destroy();
+      const body = typeof step.body === 'string' ? step.body : JSON.stringify(step.body ?? {});
+      response.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
+      return response.end(body);
+    }
+    const [status, body, headers] = defaultAnswer(url, route);
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify(body));
+  }
+
+  server.on('connection', (socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get connections() {
+      return connections;
+    },
+    get aborted() {
+      return aborted;
+    },
+    count: (route) => requests.filter((request) => request.route === route).length,
+    script(route, ...steps) {
+      scripts.set(route, [...(scripts.get(route) ?? []), ...steps]);
+    },
+    nextRequest: (route) => new Promise((resolve) => waiters.push({ route, resolve })),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Answer = [status: number, body: Json, headers?: Record<string, string>];
+
+function defaultAnswer(url: URL, route: string): Answer {
+  const params = url.searchParams;
+  switch (route) {
+    case '/v1/search': {
+      const name = (params.get('name') ?? '').trim().toLowerCase();
+      const found = places[name];
+      if (found === undefined || name.length < 2) return [200, noPlaces];
+      const country = params.get('countryCode');
+      const results = (found.results as Json[])
+        .filter((place) => country === null || place.country_code === country)
+        .slice(0, Number(params.get('count') ?? 10));
+      return [200, results.length === 0 ? noPlaces : { ...found, results }];
+    }
+    case '/v1/forecast':
+      return openMeteoAnswer(forecast, params, ['current', 'hourly', 'daily']);
+    case '/v1/air-quality':
+      return openMeteoAnswer(airQuality, params, ['current', 'hourly']);
+    case '/points':
+      return pointsAnswer(url.pathname.slice('/points/'.length));
+    case '/alerts/active': {
+      const [latitude = Number.NaN, longitude = Number.NaN] = (params.get('point') ?? '').split(',').map(Number);
+      const nearDenver = Math.abs(latitude - 39.74) < 0.5 && Math.abs(longitude + 104.98) < 0.5;
+      return [200, nearDenver ? alertsDenver : alertsNone, { 'content-type': 'application/geo+json' }];
+    }
+    default:
+      return [404, { error: true, reason: `No route ${url.pathname}` }];
+  }
+}
+
+const openMeteoError = (reason: string): Answer => [400, { error: true, reason }];
+
+function openMeteoAnswer(recorded: Json, params: URLSearchParams, blocks: readonly string[]): Answer {
+  const latitude = Number(params.get('latitude'));
+  const longitude = Number(params.get('longitude'));
+  if (!params.has('latitude') || Number.isNaN(latitude) || latitude < -90 || latitude > 90) {
+    return openMeteoError(`Latitude must be in range of -90 to 90°. Given: ${params.get('latitude')}.`);
+  }
+  if (!params.has('longitude') || Number.isNaN(longitude) || longitude < -180 || longitude > 180) {
+    return openMeteoError(`Longitude must be in range of -180 to 180°. Given: ${params.get('longitude')}.`);
+  }
+  const imperial = {
+    '°C': params.get('temperature_unit') === 'fahrenheit' ? (value: number) => [value * 1.8 + 32, '°F'] : undefined,
+    'km/h': params.get('wind_speed_unit') === 'mph' ? (value: number) => [value / 1.609344, 'mph'] : undefined,
+    mm: params.get('precipitation_unit') === 'inch' ? (value: number) => [value / 25.4, 'inch'] : undefined,
+  } as Record<string, ((value: number) => [number, string]) | undefined>;
+  const answer: Json = {
+    latitude: Math.round(latitude * 100) / 100,
+    longitude: Math.round(longitude * 100) / 100,
+    generationtime_ms: recorded.generationtime_ms,
+    utc_offset_seconds: recorded.utc_offset_seconds,
+    timezone: recorded.timezone,
+    timezone_abbreviation: recorded.timezone_abbreviation,
+    elevation: recorded.elevation,
+  };
+  for (const block of blocks) {
+    const wanted = params.get(block);
+    if (wanted === null) continue;
+    const values = recorded[block] as Record<string, unknown>;
+    const units = recorded[`${block}_units`] as Record<string, string>;
+    const length =
+      block === 'daily'
+        ? Number(params.get('forecast_days') ?? 7)
+        : block === 'hourly'
+          ? Number(params.get('forecast_hours') ?? 168)
+          : 0;
+    const outValues: Json = block === 'current' ? { time: values.time, interval: values.interval } : {};
+    const outUnits: Record<string, string> =
+      block === 'current' ? { time: 'unixtime', interval: 'seconds' } : { time: 'unixtime' };
+    if (block !== 'current') outValues.time = (values.time as number[]).slice(0, length);
+    for (const variable of wanted.split(',')) {
+      if (!(variable in values) || variable === 'time') {
+        return openMeteoError(
+          `Cannot initialize WeatherVariable from invalid String value ${variable} for key ${block}`,
+        );
+      }
+      const unit = units[variable] ?? '';
+      const convert = imperial[unit];
+      const raw = block === 'current' ? values[variable] : (values[variable] as unknown[]).slice(0, length);
+      const one = (value: unknown) =>
+        typeof value === 'number' && convert !== undefined ? Math.round(convert(value)[0] * 10) / 10 : value;
+      outValues[variable] = Array.isArray(raw) ? raw.map(one) : one(raw);
+      outUnits[variable] = convert === undefined ? unit : (convert(0)[1] as string);
+    }
+    answer[`${block}_units`] = outUnits;
+    answer[block] = outValues;
+  }
+  return [200, answer];
+}
+
+function pointsAnswer(point: string): Answer {
+  const parts = point.split(',');
+  const numbers = parts.map(Number);
+  const [latitude = Number.NaN, longitude = Number.NaN] = numbers;
+  if (parts.length !== 2 || numbers.some(Number.isNaN)) {
+    return [404, { ...invalidPoint, detail: `Invalid point ${point}` }, { 'content-type': 'application/problem+json' }];
+  }
+  // NWS's rule: more than four decimals, or trailing zeros, are redirected to the canonical point.
+  const canonical = numbers.map((value) => String(Math.round(value * 10_000) / 10_000)).join(',');
+  if (canonical !== point) return [301, { location: canonical }, { location: `/points/${canonical}` }];
+  const inCoverage = latitude > 17 && latitude < 72 && longitude > -180 && longitude < -64;
+  if (!inCoverage) {
+    return [
+      404,
+      { ...invalidPoint, detail: `Unable to provide data for requested point ${point}` },
+      { 'content-type': 'application/problem+json' },
+    ];
+  }
+  return [200, pointsDenver, { 'content-type': 'application/geo+json' }];
+}

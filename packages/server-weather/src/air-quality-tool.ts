@@ -1,0 +1,131 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { freshnessOutput, locationArguments, locationOutput } from './location-arguments.ts';
+import { readCurrent, readSeries, type SeriesField, unitsOf, variablesOf } from './open-meteo-answer.ts';
+import { resolveLocation } from './resolve-location.ts';
+import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
+import type { WeatherSources } from './weather-sources.ts';
+
+const pollutantFields: readonly SeriesField[] = [
+  { name: 'us_aqi', variable: 'us_aqi' },
+  { name: 'european_aqi', variable: 'european_aqi' },
+  { name: 'pm2_5', variable: 'pm2_5' },
+  { name: 'pm10', variable: 'pm10' },
+  { name: 'ozone', variable: 'ozone' },
+  { name: 'nitrogen_dioxide', variable: 'nitrogen_dioxide' },
+  { name: 'sulphur_dioxide', variable: 'sulphur_dioxide' },
+  { name: 'carbon_monoxide', variable: 'carbon_monoxide' },
+  { name: 'dust', variable: 'dust' },
+  { name: 'uv_index', variable: 'uv_index' },
+];
+
+/** US EPA AQI bands. */
+const usBands: readonly [number, string][] = [
+  [50, 'good'],
+  [100, 'moderate'],
+  [150, 'unhealthy for sensitive groups'],
+  [200, 'unhealthy'],
+  [300, 'very unhealthy'],
+  [Number.POSITIVE_INFINITY, 'hazardous'],
+];
+
+/** European Environment Agency AQI bands. */
+const europeanBands: readonly [number, string][] = [
+  [20, 'good'],
+  [40, 'fair'],
+  [60, 'moderate'],
+  [80, 'poor'],
+  [100, 'very poor'],
+  [Number.POSITIVE_INFINITY, 'extremely poor'],
+];
+
+function band(value: unknown, bands: readonly [number, string][]): string | null {
+  if (typeof value !== 'number') return null;
+  return bands.find(([upTo]) => value <= upTo)?.[1] ?? null;
+}
+
+const reading = z.number().nullable();
+const pollutants = {
+  us_aqi: reading.describe('US EPA AQI, 0-500'),
+  european_aqi: reading.describe('European AQI, 0-100+'),
+  pm2_5: reading,
+  pm10: reading,
+  ozone: reading,
+  nitrogen_dioxide: reading,
+  sulphur_dioxide: reading,
+  carbon_monoxide: reading,
+  dust: reading,
+  uv_index: reading,
+};
+
+function withBands(row: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...row,
+    us_aqi_category: band(row.us_aqi, usBands),
+    european_aqi_category: band(row.european_aqi, europeanBands),
+  };
+}
+
+export function createAirQualityTool(sources: WeatherSources): Tool {
+  return defineTool({
+    name: 'get_air_quality',
+    title: 'Air quality',
+    description:
+      'Air quality at a place or point, from Open-Meteo (CAMS models, about 11-40 km resolution): US and European AQI with their categories, PM2.5, PM10, ozone, nitrogen and sulphur dioxide, carbon monoxide, dust and UV index. ' +
+      'Set `hours` for an hourly forecast (up to 120). Concentrations are in μg/m³ as `units` states; times are local to the place, ISO 8601.',
+    input: z.object({
+      ...locationArguments,
+      hours: z
+        .number()
+        .int()
+        .min(0)
+        .max(120)
+        .default(0)
+        .describe('Hours of hourly forecast from the current hour on (0-120; 0 = none)'),
+    }),
+    output: z.object({
+      location: locationOutput,
+      units: z.record(z.string(), z.string()),
+      current: z.object({
+        time: z.string().nullable(),
+        ...pollutants,
+        us_aqi_category: z.string().nullable(),
+        european_aqi_category: z.string().nullable(),
+      }),
+      hourly: z
+        .array(
+          z.object({
+            time: z.string(),
+            ...pollutants,
+            us_aqi_category: z.string().nullable(),
+            european_aqi_category: z.string().nullable(),
+          }),
+        )
+        .optional(),
+      freshness: freshnessOutput,
+      notes: z.array(z.string()).optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run(args, context) {
+      const location = await resolveLocation(sources, args, context.signal);
+      const params: Record<string, string> = { current: variablesOf(pollutantFields) };
+      if (args.hours > 0) {
+        params.hourly = variablesOf(pollutantFields);
+        params.forecast_hours = String(args.hours);
+      }
+      const cached = await fetchOpenMeteo(
+        sources,
+        { base: sources.airQualityUrl, path: '/v1/air-quality', kind: 'airQuality', params },
+        location,
+        context.signal,
+      );
+      const answer = cached.value;
+      const data: Record<string, unknown> = {
+        units: unitsOf(pollutantFields, answer.current_units),
+        current: withBands(readCurrent(answer, pollutantFields)),
+      };
+      if (args.hours > 0) data.hourly = readSeries(answer, 'hourly', pollutantFields, args.hours).map(withBands);
+      return weatherResult(data, location, cached, answer.timezone);
+    },
+  });
+}

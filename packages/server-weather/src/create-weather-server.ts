@@ -1,0 +1,86 @@
+import { createMcpServer, LocalError, type McpServer, resolveLimits } from '@toolshed/mcp-core';
+import { createAirQualityTool } from './air-quality-tool.ts';
+import { createCurrentWeatherTool } from './current-weather-tool.ts';
+import { createForecastTool } from './forecast-tool.ts';
+import { ResponseCache } from './response-cache.ts';
+import { createSearchLocationsTool } from './search-locations-tool.ts';
+import { UpstreamClient } from './upstream-client.ts';
+import { createWeatherAlertsTool } from './weather-alerts-tool.ts';
+import { defaultUpstreamUrls, defaultWeatherLimits, type WeatherServerOptions } from './weather-server-options.ts';
+import type { WeatherSources } from './weather-sources.ts';
+
+const serverVersion = '0.1.0';
+const projectUrl = 'https://github.com/toolshed/toolshed';
+
+function upstreamBase(name: string, value: string | undefined, fallback: string): URL {
+  const url = URL.parse(value ?? fallback);
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new LocalError('config_invalid', `${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
+  }
+  return url;
+}
+
+/**
+ * A weather server: search_locations, get_current_weather, get_forecast and
+ * get_air_quality from Open-Meteo, get_weather_alerts from the US National
+ * Weather Service. Each server has its own connections and cache; closing it
+ * closes them.
+ *
+ * @example
+ * const server = createWeatherServer({ contact: 'ops@example.com', units: 'imperial' });
+ * await server.connect(createStdioServerTransport());
+ */
+export function createWeatherServer(options: WeatherServerOptions = {}): McpServer {
+  const limits = resolveLimits(defaultWeatherLimits, options);
+  const units = options.units ?? 'metric';
+  if (units !== 'metric' && units !== 'imperial') {
+    throw new LocalError('config_invalid', `units must be metric or imperial; got ${JSON.stringify(units)}`);
+  }
+  const contact = options.contact?.trim();
+  if (contact !== undefined && /[\u0000-\u001f\u007f()]/.test(contact)) {
+    throw new LocalError('config_invalid', 'contact must be one line without parentheses: an email address or URL');
+  }
+  const client = new UpstreamClient({
+    ...limits,
+    userAgent: `toolshed-weather/${serverVersion} (${contact === undefined || contact === '' ? projectUrl : `${projectUrl}; ${contact}`})`,
+  });
+  const seconds = (value: number) => value * 1000;
+  const sources: WeatherSources = {
+    client,
+    cache: new ResponseCache({ maxStaleMs: seconds(limits.maxStaleSeconds), maxBytes: limits.cacheMaxBytes }),
+    forecastUrl: upstreamBase('forecastUrl', options.forecastUrl, defaultUpstreamUrls.forecastUrl),
+    geocodingUrl: upstreamBase('geocodingUrl', options.geocodingUrl, defaultUpstreamUrls.geocodingUrl),
+    airQualityUrl: upstreamBase('airQualityUrl', options.airQualityUrl, defaultUpstreamUrls.airQualityUrl),
+    nwsUrl: upstreamBase('nwsUrl', options.nwsUrl, defaultUpstreamUrls.nwsUrl),
+    openMeteoApiKey: options.openMeteoApiKey === '' ? undefined : options.openMeteoApiKey,
+    ttlMs: {
+      geocoding: seconds(limits.geocodingTtlSeconds),
+      current: seconds(limits.currentTtlSeconds),
+      forecast: seconds(limits.forecastTtlSeconds),
+      airQuality: seconds(limits.airQualityTtlSeconds),
+      alerts: seconds(limits.alertsTtlSeconds),
+      // Which office and zone a point belongs to changes with NWS reorganisations, not with the weather.
+      points: seconds(limits.geocodingTtlSeconds),
+    },
+    defaultUnits: units,
+  };
+  return createMcpServer({
+    name: 'toolshed-weather',
+    title: 'Toolshed Weather (Open-Meteo, NWS)',
+    version: serverVersion,
+    instructions:
+      'Weather anywhere from Open-Meteo, and US weather alerts from the National Weather Service. ' +
+      'Every tool takes a place name (qualify it with region or country after a comma: "Portland, Oregon") or latitude/longitude; ' +
+      'use search_locations when a name is ambiguous. Results state their units and give local times in ISO 8601. ' +
+      'Answers are cached for minutes; `freshness.stale: true` means the upstream is failing and the answer is older than usual — say so. ' +
+      'Weather data by Open-Meteo.com (CC BY 4.0) and the US National Weather Service.',
+    tools: [
+      createSearchLocationsTool(sources),
+      createCurrentWeatherTool(sources),
+      createForecastTool(sources),
+      createAirQualityTool(sources),
+      createWeatherAlertsTool(sources),
+    ],
+    onClose: () => client.close(),
+  });
+}

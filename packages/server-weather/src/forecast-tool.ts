@@ -1,0 +1,140 @@
+import { defineTool, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { freshnessOutput, locationArguments, locationOutput, unitsArgument } from './location-arguments.ts';
+import { readSeries, type SeriesField, unitParameters, unitsOf, variablesOf } from './open-meteo-answer.ts';
+import { resolveLocation } from './resolve-location.ts';
+import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
+import type { WeatherSources } from './weather-sources.ts';
+
+const dailyFields: readonly SeriesField[] = [
+  { name: 'weather_code', variable: 'weather_code', kind: 'code' },
+  { name: 'temperature_max', variable: 'temperature_2m_max' },
+  { name: 'temperature_min', variable: 'temperature_2m_min' },
+  { name: 'apparent_temperature_max', variable: 'apparent_temperature_max' },
+  { name: 'apparent_temperature_min', variable: 'apparent_temperature_min' },
+  { name: 'precipitation_sum', variable: 'precipitation_sum' },
+  { name: 'precipitation_probability_max', variable: 'precipitation_probability_max' },
+  { name: 'precipitation_hours', variable: 'precipitation_hours' },
+  { name: 'wind_speed_max', variable: 'wind_speed_10m_max' },
+  { name: 'wind_gusts_max', variable: 'wind_gusts_10m_max' },
+  { name: 'wind_direction_dominant', variable: 'wind_direction_10m_dominant' },
+  { name: 'uv_index_max', variable: 'uv_index_max' },
+  { name: 'sunrise', variable: 'sunrise', kind: 'instant' },
+  { name: 'sunset', variable: 'sunset', kind: 'instant' },
+];
+
+const hourlyFields: readonly SeriesField[] = [
+  { name: 'temperature', variable: 'temperature_2m' },
+  { name: 'apparent_temperature', variable: 'apparent_temperature' },
+  { name: 'relative_humidity', variable: 'relative_humidity_2m' },
+  { name: 'precipitation_probability', variable: 'precipitation_probability' },
+  { name: 'precipitation', variable: 'precipitation' },
+  { name: 'weather_code', variable: 'weather_code', kind: 'code' },
+  { name: 'cloud_cover', variable: 'cloud_cover' },
+  { name: 'wind_speed', variable: 'wind_speed_10m' },
+  { name: 'wind_direction', variable: 'wind_direction_10m' },
+  { name: 'wind_gusts', variable: 'wind_gusts_10m' },
+];
+
+const reading = z.number().nullable();
+const maxHours = 168;
+
+export function createForecastTool(sources: WeatherSources): Tool {
+  return defineTool({
+    name: 'get_forecast',
+    title: 'Weather forecast',
+    description:
+      'Daily forecast for 1 to 16 days at a place or point, from Open-Meteo: conditions in words (WMO code), high/low and feels-like temperatures, precipitation amount, chance and hours, wind, gusts and dominant direction, UV index, sunrise and sunset. ' +
+      'Set `hours` for hour-by-hour detail from the current hour on (up to 168). ' +
+      'Units are in `units`; dates and times are local to the place, ISO 8601. For right now, get_current_weather is smaller.',
+    input: z.object({
+      ...locationArguments,
+      days: z.number().int().min(1).max(16).default(7).describe('Days to forecast, today first (1-16)'),
+      hours: z
+        .number()
+        .int()
+        .min(0)
+        .max(maxHours)
+        .default(0)
+        .describe('Hours of hourly detail from the current hour on (0-168; 0 = none)'),
+      units: unitsArgument,
+    }),
+    output: z.object({
+      location: locationOutput,
+      units: z.object({
+        daily: z.record(z.string(), z.string()),
+        hourly: z.record(z.string(), z.string()).optional(),
+      }),
+      daily: z.array(
+        z.object({
+          date: z.string().describe('Local date, YYYY-MM-DD'),
+          weather_code: reading,
+          conditions: z.string().nullable(),
+          temperature_max: reading,
+          temperature_min: reading,
+          apparent_temperature_max: reading,
+          apparent_temperature_min: reading,
+          precipitation_sum: reading,
+          precipitation_probability_max: reading,
+          precipitation_hours: reading,
+          wind_speed_max: reading,
+          wind_gusts_max: reading,
+          wind_direction_dominant: reading,
+          uv_index_max: reading,
+          sunrise: z.string().nullable(),
+          sunset: z.string().nullable(),
+        }),
+      ),
+      hourly: z
+        .array(
+          z.object({
+            time: z.string(),
+            temperature: reading,
+            apparent_temperature: reading,
+            relative_humidity: reading,
+            precipitation_probability: reading,
+            precipitation: reading,
+            weather_code: reading,
+            conditions: z.string().nullable(),
+            cloud_cover: reading,
+            wind_speed: reading,
+            wind_direction: reading,
+            wind_gusts: reading,
+          }),
+        )
+        .optional(),
+      freshness: freshnessOutput,
+      notes: z.array(z.string()).optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run(args, context) {
+      const location = await resolveLocation(sources, args, context.signal);
+      const units = args.units ?? sources.defaultUnits;
+      const params: Record<string, string> = {
+        daily: variablesOf(dailyFields),
+        forecast_days: String(args.days),
+        ...unitParameters(units),
+      };
+      if (args.hours > 0) {
+        params.hourly = variablesOf(hourlyFields);
+        params.forecast_hours = String(args.hours);
+      }
+      const cached = await fetchOpenMeteo(
+        sources,
+        { base: sources.forecastUrl, path: '/v1/forecast', kind: 'forecast', params },
+        location,
+        context.signal,
+      );
+      const answer = cached.value;
+      const data: Record<string, unknown> = {
+        units: { daily: unitsOf(dailyFields, answer.daily_units) },
+        daily: readSeries(answer, 'daily', dailyFields, args.days),
+      };
+      if (args.hours > 0) {
+        (data.units as Record<string, unknown>).hourly = unitsOf(hourlyFields, answer.hourly_units);
+        data.hourly = readSeries(answer, 'hourly', hourlyFields, args.hours);
+      }
+      return weatherResult(data, location, cached, answer.timezone);
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import * as z from 'zod';
+
+/**
+ * The arguments every weather tool takes to say where: a place name, or
+ * coordinates. Both are optional in the schema (clients reject top-level
+ * oneOf); resolveLocation insists on exactly one.
+ */
+export const locationArguments: {
+  location: z.ZodOptional<z.ZodString>;
+  latitude: z.ZodOptional<z.ZodNumber>;
+  longitude: z.ZodOptional<z.ZodNumber>;
+} = {
+  location: z
+    .string()
+    .trim()
+    .min(2)
+    .max(200)
+    .optional()
+    .describe(
+      'Place name, optionally narrowed by region or country after commas: "Paris", "Paris, Texas", "Springfield, IL". Use this or latitude/longitude.',
+    ),
+  latitude: z.number().min(-90).max(90).optional().describe('Latitude in decimal degrees (north positive)'),
+  longitude: z.number().min(-180).max(180).optional().describe('Longitude in decimal degrees (east positive)'),
+};
+
+export const unitsArgument: z.ZodOptional<z.ZodEnum<{ metric: 'metric'; imperial: 'imperial' }>> = z
+  .enum(['metric', 'imperial'])
+  .optional()
+  .describe('metric: °C, km/h, mm. imperial: °F, mph, inch. Default: the server’s setting');
+
+/** Where the answer is for, as every weather tool reports it. */
+export interface LocationOutput {
+  name: string | null;
+  latitude: number;
+  longitude: number;
+  timezone: string | null;
+  resolved_from: 'name' | 'coordinates';
+  query?: string | undefined;
+  other_matches?: { name: string; latitude: number; longitude: number }[] | undefined;
+}
+
+export const locationOutput: z.ZodType<LocationOutput> = z.object({
+  name: z.string().nullable().describe('The place, when a name was resolved: "Berlin, Land Berlin, Germany"'),
+  latitude: z.number(),
+  longitude: z.number(),
+  timezone: z.string().nullable().describe('IANA time zone all local times are given in'),
+  resolved_from: z.enum(['name', 'coordinates']),
+  query: z.string().optional().describe('The name as given, when resolved from a name'),
+  other_matches: z
+    .array(z.object({ name: z.string(), latitude: z.number(), longitude: z.number() }))
+    .optional()
+    .describe('Other places the name could mean; pass one’s coordinates to use it instead'),
+});
+
+/** How fresh the answer is. */
+export interface Freshness {
+  fetched_at: string;
+  from_cache: boolean;
+  stale: boolean;
+  stale_reason?: string | undefined;
+}
+
+export const freshnessOutput: z.ZodType<Freshness> = z.object({
+  fetched_at: z.string().describe('When the upstream produced this answer (UTC, ISO 8601)'),
+  from_cache: z.boolean(),
+  stale: z
+    .boolean()
+    .describe('True when the upstream failed just now and this is the last answer it gave, older than usual'),
+  stale_reason: z.string().optional(),
+});

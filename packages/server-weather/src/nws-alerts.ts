@@ -1,0 +1,142 @@
+import * as z from 'zod';
+import { formatPoint } from './coordinates.ts';
+import type { CachedValue } from './response-cache.ts';
+import { fetchUpstream, type WeatherSources } from './weather-sources.ts';
+
+const text = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? null);
+
+/** The parts of NWS's /points answer this server reads: where the point is and its zones. */
+const pointAnswer = z.object({
+  properties: z.object({
+    cwa: text,
+    timeZone: text,
+    forecastZone: text,
+    county: text,
+    relativeLocation: z
+      .object({ properties: z.object({ city: text, state: text }) })
+      .nullish()
+      .transform((value) => value ?? null),
+  }),
+});
+
+/** What NWS says of a point: covered (with its area) or outside its area. */
+export type PointCoverage =
+  | {
+      covered: true;
+      city: string | null;
+      state: string | null;
+      office: string | null;
+      timeZone: string | null;
+      forecastZone: string | null;
+      county: string | null;
+    }
+  | { covered: false };
+
+const zoneId = (url: string | null): string | null => (url === null ? null : url.slice(url.lastIndexOf('/') + 1));
+
+/**
+ * Whether NWS covers a point. NWS answers 404 `InvalidPoint` outside the
+ * United States and its territories; that answer is kept like any other, so
+ * asking again about Berlin costs no request.
+ */
+export async function pointCoverage(
+  sources: WeatherSources,
+  latitude: number,
+  longitude: number,
+  signal?: AbortSignal,
+): Promise<CachedValue<PointCoverage>> {
+  const schema = pointAnswer.transform(
+    ({ properties }): PointCoverage => ({
+      covered: true,
+      city: properties.relativeLocation?.properties.city ?? null,
+      state: properties.relativeLocation?.properties.state ?? null,
+      office: properties.cwa,
+      timeZone: properties.timeZone,
+      forecastZone: zoneId(properties.forecastZone),
+      county: zoneId(properties.county),
+    }),
+  );
+  return fetchUpstream(sources, {
+    upstream: 'NWS',
+    base: sources.nwsUrl,
+    path: `/points/${formatPoint(latitude, longitude)}`,
+    kind: 'points',
+    schema,
+    signal,
+    recover: (error) =>
+      error.details.status === 404 && error.problemType === 'InvalidPoint' ? { covered: false as const } : undefined,
+  });
+}
+
+/** An alert's properties as NWS issues them (CAP fields); absent ones are null. */
+export interface NwsAlert {
+  id: string | null;
+  event: string | null;
+  headline: string | null;
+  severity: string | null;
+  urgency: string | null;
+  certainty: string | null;
+  areaDesc: string | null;
+  sent: string | null;
+  effective: string | null;
+  onset: string | null;
+  expires: string | null;
+  ends: string | null;
+  senderName: string | null;
+  description: string | null;
+  instruction: string | null;
+  status: string | null;
+  messageType: string | null;
+}
+
+const alertAnswer: z.ZodType<{ features: { properties: NwsAlert }[]; updated: string | null }> = z.object({
+  features: z.array(
+    z.object({
+      properties: z.object({
+        id: text,
+        event: text,
+        headline: text,
+        severity: text,
+        urgency: text,
+        certainty: text,
+        areaDesc: text,
+        sent: text,
+        effective: text,
+        onset: text,
+        expires: text,
+        ends: text,
+        senderName: text,
+        description: text,
+        instruction: text,
+        status: text,
+        messageType: text,
+      }),
+    }),
+  ),
+  updated: text,
+});
+
+/** Active alerts (warnings, watches, advisories) whose area contains the point. */
+export async function activeAlerts(
+  sources: WeatherSources,
+  latitude: number,
+  longitude: number,
+  signal?: AbortSignal,
+): Promise<CachedValue<{ alerts: NwsAlert[]; updated: string | null }>> {
+  const answer = await fetchUpstream(sources, {
+    upstream: 'NWS',
+    base: sources.nwsUrl,
+    path: '/alerts/active',
+    params: { point: formatPoint(latitude, longitude) },
+    kind: 'alerts',
+    schema: alertAnswer,
+    signal,
+  });
+  return {
+    ...answer,
+    value: { alerts: answer.value.features.map((feature) => feature.properties), updated: answer.value.updated },
+  };
+}

@@ -1,0 +1,135 @@
+import * as z from 'zod';
+import { localDate, localDateTime } from './local-time.ts';
+import { describeWeatherCode } from './weather-codes.ts';
+
+/** A value an Open-Meteo series holds: a number, or null where the model has none. */
+const reading = z.number().nullable();
+
+/**
+ * The parts of an Open-Meteo forecast or air-quality answer this server
+ * reads, requested with `timeformat=unixtime` and `timezone=auto` so every
+ * time is an instant and the zone is the location's.
+ */
+export interface OpenMeteoAnswer {
+  latitude: number;
+  longitude: number;
+  elevation?: number | null | undefined;
+  timezone: string;
+  utc_offset_seconds: number;
+  current_units?: Record<string, string> | undefined;
+  current?: Record<string, number | null> | undefined;
+  hourly_units?: Record<string, string> | undefined;
+  hourly?: Record<string, (number | null)[]> | undefined;
+  daily_units?: Record<string, string> | undefined;
+  daily?: Record<string, (number | null)[]> | undefined;
+}
+
+export const openMeteoAnswer: z.ZodType<OpenMeteoAnswer> = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  elevation: z.number().nullish(),
+  timezone: z.string(),
+  utc_offset_seconds: z.number(),
+  current_units: z.record(z.string(), z.string()).optional(),
+  current: z.record(z.string(), reading).optional(),
+  hourly_units: z.record(z.string(), z.string()).optional(),
+  hourly: z.record(z.string(), z.array(reading)).optional(),
+  daily_units: z.record(z.string(), z.string()).optional(),
+  daily: z.record(z.string(), z.array(reading)).optional(),
+});
+
+/**
+ * One output field and the upstream variable behind it. `kind` says how the
+ * value is shown: a number in its unit, a WMO code (with its words beside
+ * it), a flag, or an instant in local time.
+ */
+export interface SeriesField {
+  name: string;
+  variable: string;
+  kind?: 'number' | 'code' | 'flag' | 'instant';
+}
+
+export function variablesOf(fields: readonly SeriesField[]): string {
+  return fields.map((field) => field.variable).join(',');
+}
+
+/** The unit of each numeric output field, as the upstream stated it. */
+export function unitsOf(
+  fields: readonly SeriesField[],
+  units: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  const named: Record<string, string> = {};
+  for (const field of fields) {
+    if ((field.kind ?? 'number') !== 'number') continue;
+    const unit = units?.[field.variable];
+    if (unit !== undefined) named[field.name] = unit;
+  }
+  return named;
+}
+
+function shapeValue(
+  field: SeriesField,
+  value: number | null | undefined,
+  answer: OpenMeteoAnswer,
+  into: Record<string, unknown>,
+): void {
+  const present = value ?? null;
+  switch (field.kind ?? 'number') {
+    case 'number':
+      into[field.name] = present;
+      break;
+    case 'code':
+      into[field.name] = present;
+      into.conditions = describeWeatherCode(present);
+      break;
+    case 'flag':
+      into[field.name] = present === null ? null : present === 1;
+      break;
+    case 'instant':
+      into[field.name] = present === null ? null : localDateTime(present, answer.timezone, answer.utc_offset_seconds);
+      break;
+  }
+}
+
+/** The `current` block as output fields, its time in local ISO 8601. */
+export function readCurrent(answer: OpenMeteoAnswer, fields: readonly SeriesField[]): Record<string, unknown> {
+  const current = answer.current ?? {};
+  const time = current.time;
+  const row: Record<string, unknown> = {
+    time: typeof time === 'number' ? localDateTime(time, answer.timezone, answer.utc_offset_seconds) : null,
+  };
+  for (const field of fields) shapeValue(field, current[field.variable], answer, row);
+  return row;
+}
+
+/**
+ * A daily or hourly block as rows, at most `limit` of them: days keyed by
+ * local date, hours by local date-time.
+ */
+export function readSeries(
+  answer: OpenMeteoAnswer,
+  block: 'daily' | 'hourly',
+  fields: readonly SeriesField[],
+  limit: number,
+): Record<string, unknown>[] {
+  const series = answer[block] ?? {};
+  const times = series.time ?? [];
+  const rows: Record<string, unknown>[] = [];
+  for (let index = 0; index < Math.min(times.length, limit); index++) {
+    const time = times[index] ?? 0;
+    const row: Record<string, unknown> =
+      block === 'daily'
+        ? { date: localDate(time, answer.timezone, answer.utc_offset_seconds) }
+        : { time: localDateTime(time, answer.timezone, answer.utc_offset_seconds) };
+    for (const field of fields) shapeValue(field, series[field.variable]?.[index], answer, row);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The Open-Meteo parameters for a unit system. */
+export function unitParameters(units: 'metric' | 'imperial'): Record<string, string> {
+  return units === 'imperial'
+    ? { temperature_unit: 'fahrenheit', wind_speed_unit: 'mph', precipitation_unit: 'inch' }
+    : { temperature_unit: 'celsius', wind_speed_unit: 'kmh', precipitation_unit: 'mm' };
+}

@@ -1,0 +1,152 @@
+/** What a cached load gives back: the value and how fresh it is. */
+export interface CachedValue<Value> {
+  value: Value;
+  /** When the upstream produced it (ms since the epoch). */
+  fetchedAt: number;
+  /** Answered from memory, no upstream request. */
+  cacheHit: boolean;
+  /** Past its time to live, served because the upstream failed; `error` says how. */
+  stale: boolean;
+  error?: Error | undefined;
+}
+
+export interface CacheLoad<Value> {
+  value: Value;
+  /** What the entry costs against the cache's byte budget. */
+  bytes: number;
+}
+
+export interface ResponseCacheOptions {
+  /** Milliseconds past its time to live an entry may still be served when loading fails. */
+  maxStaleMs: number;
+  /** Total bytes of entries kept; the least recently used go first. */
+  maxBytes: number;
+  now?: () => number;
+}
+
+interface Entry {
+  value: unknown;
+  bytes: number;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+interface Flight {
+  promise: Promise<CacheLoad<unknown>>;
+  controller: AbortController;
+  waiting: number;
+}
+
+/**
+ * Upstream answers in memory, each with its own time to live, with three
+ * properties the tools rely on: calls for the same key while one is loading
+ * share that load (a hundred callers, one request); a caller that cancels
+ * stops waiting, and the load itself is aborted once nobody waits; and when a
+ * load fails, an expired entry younger than `maxStaleMs` is served instead,
+ * marked stale, rather than an error.
+ */
+export class ResponseCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #flights = new Map<string, Flight>();
+  readonly #options: ResponseCacheOptions;
+  readonly #now: () => number;
+  #bytes = 0;
+
+  constructor(options: ResponseCacheOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async get<Value>(
+    key: string,
+    ttlMs: number,
+    load: (signal: AbortSignal) => Promise<CacheLoad<Value>>,
+    signal?: AbortSignal,
+  ): Promise<CachedValue<Value>> {
+    const entry = this.#entries.get(key);
+    const now = this.#now();
+    if (entry !== undefined && entry.expiresAt > now) {
+      // Refresh its place in the least-recently-used order.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      return { value: entry.value as Value, fetchedAt: entry.fetchedAt, cacheHit: true, stale: false };
+    }
+    try {
+      const loaded = await this.#join(key, load as (signal: AbortSignal) => Promise<CacheLoad<unknown>>, signal);
+      const fetchedAt = this.#now();
+      this.#store(key, { value: loaded.value, bytes: loaded.bytes, fetchedAt, expiresAt: fetchedAt + ttlMs });
+      return { value: loaded.value as Value, fetchedAt, cacheHit: false, stale: false };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const kept = this.#entries.get(key);
+      if (kept !== undefined && kept.expiresAt + this.#options.maxStaleMs > this.#now() && error instanceof Error) {
+        return { value: kept.value as Value, fetchedAt: kept.fetchedAt, cacheHit: true, stale: true, error };
+      }
+      throw error;
+    }
+  }
+
+  /** Entries and bytes held, for tests and diagnostics. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.#entries.size, bytes: this.#bytes };
+  }
+
+  #join(
+    key: string,
+    load: (signal: AbortSignal) => Promise<CacheLoad<unknown>>,
+    signal: AbortSignal | undefined,
+  ): Promise<CacheLoad<unknown>> {
+    let flight = this.#flights.get(key);
+    if (flight === undefined) {
+      const controller = new AbortController();
+      const started: Flight = { promise: load(controller.signal), controller, waiting: 0 };
+      flight = started;
+      this.#flights.set(key, started);
+      const settle = () => {
+        if (this.#flights.get(key) === started) this.#flights.delete(key);
+      };
+      started.promise.then(settle, settle);
+    }
+    const joined = flight;
+    joined.waiting++;
+    if (signal === undefined) return joined.promise;
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        joined.waiting--;
+        if (joined.waiting === 0) {
+          joined.controller.abort(signal.reason);
+          if (this.#flights.get(key) === joined) this.#flights.delete(key);
+        }
+        reject(signal.reason);
+      };
+      if (signal.aborted) return leave();
+      signal.addEventListener('abort', leave, { once: true });
+      joined.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', leave);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', leave);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  #store(key: string, entry: Entry): void {
+    const previous = this.#entries.get(key);
+    if (previous !== undefined) {
+      this.#bytes -= previous.bytes;
+      this.#entries.delete(key);
+    }
+    if (entry.bytes > this.#options.maxBytes) return;
+    this.#entries.set(key, entry);
+    this.#bytes += entry.bytes;
+    for (const [oldestKey, oldest] of this.#entries) {
+      if (this.#bytes <= this.#options.maxBytes) break;
+      this.#entries.delete(oldestKey);
+      this.#bytes -= oldest.bytes;
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type * as z from 'zod';
+import type { CachedValue, ResponseCache } from './response-cache.ts';
+import type { UpstreamClient } from './upstream-client.ts';
+import { UpstreamError } from './upstream-error.ts';
+
+export type UnitSystem = 'metric' | 'imperial';
+
+/** Kinds of answer, each with its own time to live. */
+export type AnswerKind = 'geocoding' | 'current' | 'forecast' | 'airQuality' | 'alerts' | 'points';
+
+/** Everything the tools share within one server: the client, the cache, the upstreams and defaults. */
+export interface WeatherSources {
+  client: UpstreamClient;
+  cache: ResponseCache;
+  forecastUrl: URL;
+  geocodingUrl: URL;
+  airQualityUrl: URL;
+  nwsUrl: URL;
+  openMeteoApiKey: string | undefined;
+  ttlMs: Readonly<Record<AnswerKind, number>>;
+  defaultUnits: UnitSystem;
+}
+
+export interface UpstreamQuery<Schema extends z.ZodType> {
+  upstream: 'Open-Meteo' | 'NWS';
+  base: URL;
+  path: string;
+  params?: Readonly<Record<string, string>>;
+  kind: AnswerKind;
+  /** The shape the answer must have; anything else is an upstream failure, not a crash. */
+  schema: Schema;
+  signal?: AbortSignal | undefined;
+  /** Turns chosen upstream failures into answers worth caching (NWS's "not my area"). */
+  recover?: (error: UpstreamError) => z.output<Schema> | undefined;
+}
+
+/** A URL under a configured base, which may itself have a path (a proxy's prefix). */
+export function upstreamUrl(base: URL, path: string, params: Readonly<Record<string, string>> = {}): URL {
+  const url = new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base : `${base.href}/`);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url;
+}
+
+/**
+ * One upstream answer through the cache: fetched (with retries) when missing
+ * or expired, checked against its schema, and kept for its kind's time to live.
+ */
+export async function fetchUpstream<Schema extends z.ZodType>(
+  sources: WeatherSources,
+  query: UpstreamQuery<Schema>,
+): Promise<CachedValue<z.output<Schema>>> {
+  const params = { ...query.params };
+  if (query.upstream === 'Open-Meteo' && sources.openMeteoApiKey !== undefined) {
+    params.apikey = sources.openMeteoApiKey;
+  }
+  const url = upstreamUrl(query.base, query.path, params);
+  const accept = query.upstream === 'NWS' ? 'application/geo+json' : 'application/json';
+  return sources.cache.get(
+    url.href,
+    sources.ttlMs[query.kind],
+    async (signal) => {
+      try {
+        const response = await sources.client.getJson({ upstream: query.upstream, url, accept, signal });
+        const parsed = query.schema.safeParse(response.body);
+        if (!parsed.success) {
+          throw new UpstreamError(
+            query.upstream,
+            'malformed',
+            `${query.upstream} answered in a shape this server does not know (${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}); try again later.`,
+            { attempts: 1 },
+          );
+        }
+        return { value: parsed.data, bytes: response.bytes };
+      } catch (error) {
+        const recovered = error instanceof UpstreamError ? query.recover?.(error) : undefined;
+        if (recovered === undefined) throw error;
+        return { value: recovered, bytes: 256 };
+      }
+    },
+    query.signal,
+  );
+}
