@@ -37,8 +37,12 @@ export function createWeatherServer(options: WeatherServerOptions = {}): McpServ
     throw new LocalError('config_invalid', `units must be metric or imperial; got ${JSON.stringify(units)}`);
   }
   const contact = options.contact?.trim();
-  if (contact !== undefined && /[\u0000-\u001f\u007f()]/.test(contact)) {
-    throw new LocalError('config_invalid', 'contact must be one line without parentheses: an email address or URL');
+  // A header value: printable ASCII, and no parentheses, which would end the User-Agent comment.
+  if (contact !== undefined && contact !== '' && !/^[ -'*-~]+$/.test(contact)) {
+    throw new LocalError(
+      'config_invalid',
+      'contact must be printable ASCII on one line, without parentheses: an email address or URL',
+    );
   }
   const client = new UpstreamClient({
     ...limits,
