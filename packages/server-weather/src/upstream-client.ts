@@ -121,7 +121,7 @@ export class UpstreamClient {
       const { statusCode } = response;
       if (statusCode >= 200 && statusCode < 300) return await this.#readJson(response);
       if (redirectStatuses.has(statusCode)) {
-        response.body.destroy();
+        discard(response.body);
         const location = header(response.headers.location);
         const next = location === undefined ? undefined : URL.parse(location, target.href);
         // Only the same host: an upstream that sends us elsewhere is not one we were configured to trust.
@@ -154,7 +154,7 @@ export class UpstreamClient {
     const limit = this.#options.maxResponseBytes;
     const declared = Number(header(response.headers['content-length']));
     if (declared > limit) {
-      response.body.destroy();
+      discard(response.body);
       throw new AttemptFailure('too_large', false);
     }
     const text = await readCapped(response.body, limit);
@@ -248,7 +248,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], limit: number):
     for await (const chunk of body as AsyncIterable<Buffer>) {
       total += chunk.length;
       if (total > limit) {
-        body.destroy();
+        discard(body);
         return undefined;
       }
       chunks.push(chunk);
@@ -278,6 +278,12 @@ function describeCause(cause: unknown): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed';
   return code ?? 'network error';
+}
+
+/** Drops a body not worth reading; a destroyed body reports an error nobody needs. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 function header(value: string | string[] | undefined): string | undefined {

@@ -1,3 +1,5 @@
+import { ToolError } from '@toolshed/mcp-core';
+
 /** How an upstream request failed, in the terms its message is written from. */
 export type UpstreamFailure = 'status' | 'timeout' | 'network' | 'too_large' | 'malformed' | 'redirect';
 
@@ -15,9 +17,10 @@ export interface UpstreamErrorDetails {
 /**
  * An upstream request that failed for good: retries are spent or pointless.
  * Its message is written for the model — what failed and what to do — and
- * names the upstream, never a URL with a key in it.
+ * names the upstream, never a URL with a key in it; as a ToolError it
+ * reaches the model as it is.
  */
-export class UpstreamError extends Error {
+export class UpstreamError extends ToolError {
   override readonly name = 'UpstreamError';
   /** The upstream's display name, as in "Open-Meteo". */
   readonly upstream: string;
