@@ -45,6 +45,7 @@ const startArguments: Record<string, (directory: string) => string[]> = {
     return ['--db', join(directory, 'empty.db')];
   },
   'toolshed-filesystem': (directory) => [directory],
+  'toolshed-weather': () => [],
 };
 
 function initializeOverStdio(binPath: string, name: string, args: string[]): Promise<void> {
@@ -227,6 +228,26 @@ const server = createFilesystemServer({ directories: ['.'] });`,
       arguments: { path: '.', pattern: 'needle \\d+', regex: true, include: ['needle.txt'] },
     },
     `if (answers[1]?.result?.structuredContent?.matches?.[0]?.line !== 2) { console.error(JSON.stringify(answers)); process.exit(1); }`,
+  ),
+);
+
+// undici is the weather server's one runtime dependency beyond mcp-core and zod: fetch through it from the
+// installed package, against a local upstream that answers as Open-Meteo's geocoding does.
+checkInMemoryCall(
+  '@toolshed/server-weather',
+  '@toolshed/server-weather asks its upstream through undici from the installed tarball',
+  inMemoryCallScript(
+    `import { createServer } from 'node:http';
+import { createWeatherServer } from '@toolshed/server-weather';
+const upstream = createServer((request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ results: [{ id: 1, name: 'Smoketown', latitude: 1.23456, longitude: 2.5, country: 'Nowhere' }] }));
+});
+await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+const server = createWeatherServer({ geocodingUrl: 'http://127.0.0.1:' + upstream.address().port });`,
+    { name: 'search_locations', arguments: { name: 'Smoketown' } },
+    `upstream.close();
+if (answers[1]?.result?.structuredContent?.locations?.[0]?.latitude !== 1.2346) { console.error(JSON.stringify(answers)); process.exit(1); }`,
   ),
 );
 
