@@ -15,8 +15,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpServer as SdkMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer as SdkMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { connectInMemory } from '@toolshed/mcp-core/testing';
 import { Agent, request } from 'undici';
 import * as z from 'zod';
@@ -191,7 +191,9 @@ const ms = (value: number) => value.toFixed(3);
 const ratio = (theirs: number, mine: number) =>
   mine <= theirs ? `${(theirs / mine).toFixed(1)}x faster` : `${(mine / theirs).toFixed(1)}x slower`;
 
-console.log(`\nNode ${process.version}, ${cachedCalls} sequential calls / ${concurrentCalls} concurrent calls, in memory\n`);
+console.log(
+  `\nNode ${process.version}, ${cachedCalls} sequential calls / ${concurrentCalls} concurrent calls, in memory\n`,
+);
 console.log('| measure | SDK + fetch, no cache | ours | ours is |');
 console.log('|---|---:|---:|---|');
 console.log(
