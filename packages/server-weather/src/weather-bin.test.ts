@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { recordMessages } from '@toolshed/mcp-core/testing';
@@ -56,5 +57,32 @@ describe('toolshed-weather bin', () => {
     expect(upstream.requests.find((request) => request.route === '/points')?.params.has('apikey')).toBe(false);
     expect(recording.specViolations()).toEqual([]);
     await client.close();
+  });
+
+  it('serves Streamable HTTP with --http to the v2 SDK client', async () => {
+    const child = spawn(process.execPath, [bin, '--http', '127.0.0.1:0', '--nws-url', upstream.url], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+          if (found) resolve(found[1] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+      });
+      const client = new ClientV2({ name: 'test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const result = await client.callTool({
+        name: 'get_weather_alerts',
+        arguments: { latitude: 52.52, longitude: 13.405 },
+      });
+      expect(result.structuredContent).toMatchObject({ coverage: 'none', count: 0 });
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
