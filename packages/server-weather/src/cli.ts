@@ -69,6 +69,11 @@ const cli = defineCli({
       'Milliseconds a response body may go quiet',
       limits.bodyTimeoutMs,
     ),
+    requestTimeoutMs: limitOption(
+      'TOOLSHED_WEATHER_REQUEST_TIMEOUT_MS',
+      'Milliseconds one try may take in all, connecting to the last byte',
+      limits.requestTimeoutMs,
+    ),
     maxAttempts: limitOption(
       'TOOLSHED_WEATHER_MAX_ATTEMPTS',
       'Tries per upstream request, the first included (429, 5xx and network failures are retried)',

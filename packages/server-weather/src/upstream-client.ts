@@ -9,6 +9,8 @@ export interface UpstreamClientOptions {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /** The whole of one try, first byte sent to last byte read: a body that trickles in never trips the idle timeout. */
+  requestTimeoutMs: number;
   maxAttempts: number;
   retryDelayMs: number;
   maxRetryDelayMs: number;
@@ -95,10 +97,15 @@ export class UpstreamClient {
     const { signal } = upstreamRequest;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
+      const deadline = AbortSignal.timeout(this.#options.requestTimeoutMs);
       try {
-        return await this.#attempt(upstreamRequest);
-      } catch (error) {
+        return await this.#attempt({
+          ...upstreamRequest,
+          signal: signal === undefined ? deadline : AbortSignal.any([signal, deadline]),
+        });
+      } catch (caught) {
         if (signal?.aborted) throw signal.reason;
+        const error = deadline.aborted ? new AttemptFailure('timeout', true) : caught;
         if (!(error instanceof AttemptFailure)) throw error;
         const wait = error.retryAfter ?? backoffMs(attempt, retryDelayMs, maxRetryDelayMs, this.#random);
         if (!error.retryable || attempt >= maxAttempts || wait > maxRetryDelayMs) {

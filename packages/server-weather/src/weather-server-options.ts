@@ -23,6 +23,8 @@ export interface WeatherServerOptions {
   headersTimeoutMs?: number;
   /** Milliseconds the body may go quiet. Default 10000. */
   bodyTimeoutMs?: number;
+  /** Milliseconds one try may take in all, connecting to the last byte. Default 20000. */
+  requestTimeoutMs?: number;
   /** Tries per upstream request, the first included; 429, 5xx and network failures are retried. Default 3. */
   maxAttempts?: number;
   /** Base of the exponential backoff between tries, with full jitter. Default 250 ms. */
@@ -54,6 +56,7 @@ export interface ResolvedWeatherLimits {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  requestTimeoutMs: number;
   maxAttempts: number;
   retryDelayMs: number;
   maxRetryDelayMs: number;
@@ -72,6 +75,7 @@ export const defaultWeatherLimits: ResolvedWeatherLimits = {
   connectTimeoutMs: 5000,
   headersTimeoutMs: 10_000,
   bodyTimeoutMs: 10_000,
+  requestTimeoutMs: 20_000,
   maxAttempts: 3,
   retryDelayMs: 250,
   maxRetryDelayMs: 5000,

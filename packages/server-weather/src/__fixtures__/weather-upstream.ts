@@ -31,8 +31,12 @@ const alertsNone = fixture('./nws/alerts-none.json');
 
 /** What a scripted answer does instead of the default one. */
 export type FixtureStep =
-  | { status: number; headers?: Record<string, string>; body?: string | Json }
+  | { status: number; headers?: Record<string, string>; body?: string | Json | Buffer }
   | { hang: true }
+  /** Headers, then the body a byte at a time, forever. */
+  | { trickleMs: number }
+  /** A 200 whose body streams `bytes` of JSON whitespace with no Content-Length. */
+  | { streamBytes: number }
   | { reset: true }
   | { delayMs: number };
 
@@ -104,7 +108,10 @@ export async function startWeatherUpstream(): Promise<WeatherUpstream> {
     if (step !== undefined) {
       if ('hang' in step) return;
       if ('reset' in step) return request.socket.destroy();
-      const body = typeof step.body === 'string' ? step.body : JSON.stringify(step.body ?? {});
+      if ('trickleMs' in step) return trickle(response, step.trickleMs);
+      if ('streamBytes' in step) return stream(response, step.streamBytes);
+      const body =
+        typeof step.body === 'string' || Buffer.isBuffer(step.body) ? step.body : JSON.stringify(step.body ?? {});
       response.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
       return response.end(body);
     }
@@ -141,6 +148,27 @@ export async function startWeatherUpstream(): Promise<WeatherUpstream> {
         server.close(() => resolve());
       }),
   };
+}
+
+function trickle(response: ServerResponse, intervalMs: number): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.write('{"latitude":');
+  const timer = setInterval(() => response.write(' '), intervalMs);
+  response.on('close', () => clearInterval(timer));
+}
+
+function stream(response: ServerResponse, bytes: number): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(65_536, ' ');
+  let sent = 0;
+  const more = (): void => {
+    while (sent < bytes && !response.destroyed) {
+      sent += chunk.length;
+      if (!response.write(chunk)) return void response.once('drain', more);
+    }
+    if (!response.destroyed) response.end('{}');
+  };
+  more();
 }
 
 type Answer = [status: number, body: Json, headers?: Record<string, string>];
