@@ -38,27 +38,45 @@ interface LocalParts {
   offsetMinutes: number;
 }
 
+/** Offsets change only at transitions, which fall on quarter hours: one lookup per zone and quarter hour. */
+const quarterHourMs = 900_000;
+const offsets = new Map<string, number>();
+
+function offsetMinutesAt(instantMs: number, timeZone: string, formatter: Intl.DateTimeFormat): number {
+  const quarter = Math.floor(instantMs / quarterHourMs);
+  const key = `${timeZone} ${quarter}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const at = quarter * quarterHourMs;
+    const fields: Record<string, number> = {};
+    for (const part of formatter.formatToParts(at)) {
+      if (part.type !== 'literal') fields[part.type] = Number(part.value);
+    }
+    const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = fields;
+    offset = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - at) / 60_000);
+    // Bounded: a long-running server sees new quarter hours for ever.
+    if (offsets.size >= 10_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
 function localParts(unixSeconds: number, timeZone: string, fallbackOffsetSeconds: number): LocalParts {
   const formatter = formatterFor(timeZone);
-  if (formatter === null) {
-    const shifted = new Date((unixSeconds + fallbackOffsetSeconds) * 1000);
-    return {
-      year: shifted.getUTCFullYear(),
-      month: shifted.getUTCMonth() + 1,
-      day: shifted.getUTCDate(),
-      hour: shifted.getUTCHours(),
-      minute: shifted.getUTCMinutes(),
-      second: shifted.getUTCSeconds(),
-      offsetMinutes: Math.round(fallbackOffsetSeconds / 60),
-    };
-  }
-  const fields: Record<string, number> = {};
-  for (const part of formatter.formatToParts(unixSeconds * 1000)) {
-    if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  }
-  const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = fields;
-  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
-  return { year, month, day, hour, minute, second, offsetMinutes: Math.round((asUtc - unixSeconds * 1000) / 60_000) };
+  const offsetMinutes =
+    formatter === null
+      ? Math.round(fallbackOffsetSeconds / 60)
+      : offsetMinutesAt(unixSeconds * 1000, timeZone, formatter);
+  const shifted = new Date(unixSeconds * 1000 + offsetMinutes * 60_000);
+  return {
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+    hour: shifted.getUTCHours(),
+    minute: shifted.getUTCMinutes(),
+    second: shifted.getUTCSeconds(),
+    offsetMinutes,
+  };
 }
 
 const two = (value: number): string => String(value).padStart(2, '0');
