@@ -47,6 +47,7 @@ it('pins the public API: adding to it is a decision', () => {
     'connectInMemory',
     'createSpecValidator',
     'recordMessages',
+    'spawnHttpServer',
     'specSchemaVersions',
   ]);
 });

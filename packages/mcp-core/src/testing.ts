@@ -1,6 +1,7 @@
 /**
  * Test helpers: connect an official SDK client to a server in memory, record
- * every message, and check them against the official schemas.
+ * every message, check them against the official schemas, and start a bin
+ * over HTTP.
  *
  * @module
  */
@@ -11,4 +12,5 @@ export {
   type RecordedMessage,
   recordMessages,
 } from './testing/message-recorder.ts';
+export { type SpawnedHttpServer, spawnHttpServer } from './testing/spawn-http-server.ts';
 export { createSpecValidator, type SpecValidator, specSchemaVersions } from './testing/spec-schema-validator.ts';

@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { recordMessages } from '@toolshed/mcp-core/testing';
+import { recordMessages, spawnHttpServer } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
 
@@ -50,26 +50,15 @@ describe('toolshed-sql bin', () => {
   });
 
   it('serves Streamable HTTP with --http', async () => {
-    const child = spawn(process.execPath, [bin, '--db', sample.path, '--http', '127.0.0.1:0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const server = await spawnHttpServer([bin, '--db', sample.path, '--http', '127.0.0.1:0']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-          if (found) resolve(found[1] as string);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-      });
       const client = new Client({ name: 'test', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(server.url));
       const result = await client.callTool({ name: 'list_tables', arguments: {} });
       expect(result.structuredContent).toMatchObject({ database: 'shop' });
       await client.close();
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
     }
   });
 });

@@ -1,14 +1,22 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { freshnessOutput, locationArguments, locationOutput } from './location-arguments.ts';
-import { readCurrent, readSeries, type SeriesField, unitsOf, variablesOf } from './open-meteo-answer.ts';
+import {
+  hourlyParameters,
+  readCurrent,
+  readSeries,
+  type SeriesField,
+  seriesShape,
+  unitsOf,
+  variablesOf,
+} from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
 import type { WeatherSources } from './weather-sources.ts';
 
 const pollutantFields: readonly SeriesField[] = [
-  { name: 'us_aqi', variable: 'us_aqi' },
-  { name: 'european_aqi', variable: 'european_aqi' },
+  { name: 'us_aqi', variable: 'us_aqi', description: 'US EPA AQI, 0-500' },
+  { name: 'european_aqi', variable: 'european_aqi', description: 'European AQI, 0-100+' },
   { name: 'pm2_5', variable: 'pm2_5' },
   { name: 'pm10', variable: 'pm10' },
   { name: 'ozone', variable: 'ozone' },
@@ -44,19 +52,7 @@ function band(value: unknown, bands: readonly [number, string][]): string | null
   return bands.find(([upTo]) => value <= upTo)?.[1] ?? null;
 }
 
-const reading = z.number().nullable();
-const pollutants = {
-  us_aqi: reading.describe('US EPA AQI, 0-500'),
-  european_aqi: reading.describe('European AQI, 0-100+'),
-  pm2_5: reading,
-  pm10: reading,
-  ozone: reading,
-  nitrogen_dioxide: reading,
-  sulphur_dioxide: reading,
-  carbon_monoxide: reading,
-  dust: reading,
-  uv_index: reading,
-};
+const pollutants = seriesShape(pollutantFields);
 
 function withBands(row: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -108,11 +104,7 @@ export function createAirQualityTool(sources: WeatherSources): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, context) {
       const location = await resolveLocation(sources, args, context.signal);
-      const params: Record<string, string> = { current: variablesOf(pollutantFields) };
-      if (args.hours > 0) {
-        params.hourly = variablesOf(pollutantFields);
-        params.forecast_hours = String(args.hours);
-      }
+      const params = { current: variablesOf(pollutantFields), ...hourlyParameters(pollutantFields, args.hours) };
       const cached = await fetchOpenMeteo(
         sources,
         { base: sources.airQualityUrl, path: '/v1/air-quality', kind: 'airQuality', params },

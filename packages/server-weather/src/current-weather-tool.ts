@@ -1,28 +1,26 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { conditionFields } from './condition-fields.ts';
 import { freshnessOutput, locationArguments, locationOutput, unitsArgument } from './location-arguments.ts';
-import { readCurrent, type SeriesField, unitParameters, unitsOf, variablesOf } from './open-meteo-answer.ts';
+import {
+  readCurrent,
+  type SeriesField,
+  seriesShape,
+  unitParameters,
+  unitsOf,
+  variablesOf,
+} from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
 import type { WeatherSources } from './weather-sources.ts';
 
 const currentFields: readonly SeriesField[] = [
-  { name: 'temperature', variable: 'temperature_2m' },
-  { name: 'apparent_temperature', variable: 'apparent_temperature' },
-  { name: 'relative_humidity', variable: 'relative_humidity_2m' },
+  ...conditionFields,
   { name: 'dew_point', variable: 'dew_point_2m' },
-  { name: 'precipitation', variable: 'precipitation' },
-  { name: 'weather_code', variable: 'weather_code', kind: 'code' },
-  { name: 'cloud_cover', variable: 'cloud_cover' },
-  { name: 'pressure_msl', variable: 'pressure_msl' },
-  { name: 'wind_speed', variable: 'wind_speed_10m' },
-  { name: 'wind_direction', variable: 'wind_direction_10m' },
-  { name: 'wind_gusts', variable: 'wind_gusts_10m' },
+  { name: 'pressure_msl', variable: 'pressure_msl', description: 'Air pressure reduced to sea level' },
   { name: 'uv_index', variable: 'uv_index' },
   { name: 'is_day', variable: 'is_day', kind: 'flag' },
 ];
-
-const reading = z.number().nullable();
 
 export function createCurrentWeatherTool(sources: WeatherSources): Tool {
   return defineTool({
@@ -38,20 +36,7 @@ export function createCurrentWeatherTool(sources: WeatherSources): Tool {
       units: z.record(z.string(), z.string()).describe('Unit of each numeric field, e.g. temperature: "°C"'),
       current: z.object({
         time: z.string().nullable().describe('When these conditions were observed or modelled, local ISO 8601'),
-        temperature: reading,
-        apparent_temperature: reading,
-        relative_humidity: reading,
-        dew_point: reading,
-        precipitation: reading,
-        weather_code: reading,
-        conditions: z.string().nullable(),
-        cloud_cover: reading,
-        pressure_msl: reading,
-        wind_speed: reading,
-        wind_direction: reading.describe('Degrees the wind comes from, 0 = north'),
-        wind_gusts: reading,
-        uv_index: reading,
-        is_day: z.boolean().nullable(),
+        ...seriesShape(currentFields),
       }),
       freshness: freshnessOutput,
       notes: z.array(z.string()).optional(),

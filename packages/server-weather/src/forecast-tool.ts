@@ -1,7 +1,16 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { conditionFields } from './condition-fields.ts';
 import { freshnessOutput, locationArguments, locationOutput, unitsArgument } from './location-arguments.ts';
-import { readSeries, type SeriesField, unitParameters, unitsOf, variablesOf } from './open-meteo-answer.ts';
+import {
+  hourlyParameters,
+  readSeries,
+  type SeriesField,
+  seriesShape,
+  unitParameters,
+  unitsOf,
+  variablesOf,
+} from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
 import type { WeatherSources } from './weather-sources.ts';
@@ -17,26 +26,21 @@ const dailyFields: readonly SeriesField[] = [
   { name: 'precipitation_hours', variable: 'precipitation_hours' },
   { name: 'wind_speed_max', variable: 'wind_speed_10m_max' },
   { name: 'wind_gusts_max', variable: 'wind_gusts_10m_max' },
-  { name: 'wind_direction_dominant', variable: 'wind_direction_10m_dominant' },
+  {
+    name: 'wind_direction_dominant',
+    variable: 'wind_direction_10m_dominant',
+    description: 'Degrees the wind mostly comes from, 0 = north',
+  },
   { name: 'uv_index_max', variable: 'uv_index_max' },
   { name: 'sunrise', variable: 'sunrise', kind: 'instant' },
   { name: 'sunset', variable: 'sunset', kind: 'instant' },
 ];
 
 const hourlyFields: readonly SeriesField[] = [
-  { name: 'temperature', variable: 'temperature_2m' },
-  { name: 'apparent_temperature', variable: 'apparent_temperature' },
-  { name: 'relative_humidity', variable: 'relative_humidity_2m' },
+  ...conditionFields,
   { name: 'precipitation_probability', variable: 'precipitation_probability' },
-  { name: 'precipitation', variable: 'precipitation' },
-  { name: 'weather_code', variable: 'weather_code', kind: 'code' },
-  { name: 'cloud_cover', variable: 'cloud_cover' },
-  { name: 'wind_speed', variable: 'wind_speed_10m' },
-  { name: 'wind_direction', variable: 'wind_direction_10m' },
-  { name: 'wind_gusts', variable: 'wind_gusts_10m' },
 ];
 
-const reading = z.number().nullable();
 const maxHours = 168;
 
 export function createForecastTool(sources: WeatherSources): Tool {
@@ -65,44 +69,8 @@ export function createForecastTool(sources: WeatherSources): Tool {
         daily: z.record(z.string(), z.string()),
         hourly: z.record(z.string(), z.string()).optional(),
       }),
-      daily: z.array(
-        z.object({
-          date: z.string().describe('Local date, YYYY-MM-DD'),
-          weather_code: reading,
-          conditions: z.string().nullable(),
-          temperature_max: reading,
-          temperature_min: reading,
-          apparent_temperature_max: reading,
-          apparent_temperature_min: reading,
-          precipitation_sum: reading,
-          precipitation_probability_max: reading,
-          precipitation_hours: reading,
-          wind_speed_max: reading,
-          wind_gusts_max: reading,
-          wind_direction_dominant: reading,
-          uv_index_max: reading,
-          sunrise: z.string().nullable(),
-          sunset: z.string().nullable(),
-        }),
-      ),
-      hourly: z
-        .array(
-          z.object({
-            time: z.string(),
-            temperature: reading,
-            apparent_temperature: reading,
-            relative_humidity: reading,
-            precipitation_probability: reading,
-            precipitation: reading,
-            weather_code: reading,
-            conditions: z.string().nullable(),
-            cloud_cover: reading,
-            wind_speed: reading,
-            wind_direction: reading,
-            wind_gusts: reading,
-          }),
-        )
-        .optional(),
+      daily: z.array(z.object({ date: z.string().describe('Local date, YYYY-MM-DD'), ...seriesShape(dailyFields) })),
+      hourly: z.array(z.object({ time: z.string(), ...seriesShape(hourlyFields) })).optional(),
       freshness: freshnessOutput,
       notes: z.array(z.string()).optional(),
     }),
@@ -110,15 +78,12 @@ export function createForecastTool(sources: WeatherSources): Tool {
     async run(args, context) {
       const location = await resolveLocation(sources, args, context.signal);
       const units = args.units ?? sources.defaultUnits;
-      const params: Record<string, string> = {
+      const params = {
         daily: variablesOf(dailyFields),
         forecast_days: String(args.days),
+        ...hourlyParameters(hourlyFields, args.hours),
         ...unitParameters(units),
       };
-      if (args.hours > 0) {
-        params.hourly = variablesOf(hourlyFields);
-        params.forecast_hours = String(args.hours);
-      }
       const cached = await fetchOpenMeteo(
         sources,
         { base: sources.forecastUrl, path: '/v1/forecast', kind: 'forecast', params },

@@ -47,6 +47,30 @@ export interface SeriesField {
   name: string;
   variable: string;
   kind?: 'number' | 'code' | 'flag' | 'instant';
+  /** Said in the output schema, where the name alone could mislead. */
+  description?: string;
+}
+
+/**
+ * The output schema of rows read with these fields: numbers (null where the
+ * model has none), a code with its `conditions` words, flags, local times.
+ */
+export function seriesShape(fields: readonly SeriesField[]): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of fields) {
+    const kind = field.kind ?? 'number';
+    let schema: z.ZodType =
+      kind === 'flag' ? z.boolean().nullable() : kind === 'instant' ? z.string().nullable() : z.number().nullable();
+    if (field.description !== undefined) schema = schema.describe(field.description);
+    shape[field.name] = schema;
+    if (kind === 'code') shape.conditions = z.string().nullable().describe('The WMO weather code in words');
+  }
+  return shape;
+}
+
+/** The parameters that ask for `hours` of hourly rows from the current hour on; none for 0. */
+export function hourlyParameters(fields: readonly SeriesField[], hours: number): Record<string, string> {
+  return hours > 0 ? { hourly: variablesOf(fields), forecast_hours: String(hours) } : {};
 }
 
 export function variablesOf(fields: readonly SeriesField[]): string {

@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { recordMessages } from '@toolshed/mcp-core/testing';
+import { recordMessages, spawnHttpServer } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeatherUpstream, type WeatherUpstream } from './__fixtures__/weather-upstream.ts';
 
@@ -60,21 +60,10 @@ describe('toolshed-weather bin', () => {
   });
 
   it('serves Streamable HTTP with --http to the v2 SDK client', async () => {
-    const child = spawn(process.execPath, [bin, '--http', '127.0.0.1:0', '--nws-url', upstream.url], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const server = await spawnHttpServer([bin, '--http', '127.0.0.1:0', '--nws-url', upstream.url]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-          if (found) resolve(found[1] as string);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-      });
       const client = new ClientV2({ name: 'test', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(server.url));
       const result = await client.callTool({
         name: 'get_weather_alerts',
         arguments: { latitude: 52.52, longitude: 13.405 },
@@ -82,7 +71,7 @@ describe('toolshed-weather bin', () => {
       expect(result.structuredContent).toMatchObject({ coverage: 'none', count: 0 });
       await client.close();
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
     }
   });
 });

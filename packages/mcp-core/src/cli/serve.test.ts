@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { spawnHttpServer } from '../testing/spawn-http-server.ts';
 import { httpOptionsFromCli } from './serve.ts';
 
 const exampleServer = new URL('../../examples/example-server.ts', import.meta.url).pathname;
@@ -33,27 +34,14 @@ describe('serve: the --http flags', () => {
   });
 
   it('serves a bin over HTTP with --http, and stops gracefully on SIGTERM', async () => {
-    const child = spawn(process.execPath, [exampleServer, '--http', '127.0.0.1:0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-        if (found?.[1] !== undefined) resolve(found[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+    const server = await spawnHttpServer([exampleServer, '--http', '127.0.0.1:0']);
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(server.url));
     expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toMatchObject({
       structuredContent: { sum: 3 },
     });
     await client.close();
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(143);
+    expect(await server.stop()).toBe(143);
   });
 
   it('exits 2 with one line when the address cannot be served', async () => {
