@@ -288,7 +288,8 @@ async function readCapped(body: Dispatcher.ResponseData['body'], limit: number):
 
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-function networkFailure(error: unknown): AttemptFailure | unknown {
+/** A failed send or read as an AttemptFailure to weigh for a retry; a cancellation or anything unknown as it is. */
+function networkFailure(error: unknown): unknown {
   if (error instanceof AttemptFailure) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return error;
@@ -300,8 +301,9 @@ function networkFailure(error: unknown): AttemptFailure | unknown {
 
 function describeCause(cause: unknown): string {
   const { code, hostname } = (cause ?? {}) as { code?: string; hostname?: string };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return `the name ${hostname ?? ''} did not resolve`.replace('  ', ' ');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return hostname === undefined ? 'the name did not resolve' : `the name ${hostname} did not resolve`;
+  }
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed';
   return code ?? 'network error';
