@@ -110,8 +110,8 @@ export function createWeatherAlertsTool(sources: WeatherSources): Tool {
             rank(left.severity) - rank(right.severity) || (left.onset ?? '').localeCompare(right.onset ?? ''),
         )
         .map(shapeAlert);
-      const where =
-        area.city === null ? place : `${place} (near ${area.city}, ${area.state ?? ''})`.replace(', )', ')');
+      const nearest = [area.city, area.state].filter((part) => part !== null).join(', ');
+      const where = area.city === null ? place : `${place} (near ${nearest})`;
       const summary =
         alerts.length === 0
           ? `No active NWS alerts for ${where}.`
