@@ -2,23 +2,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, request } from 'undici';
 import { backoffMs, retryAfterMs } from './retry-after.ts';
 import { UpstreamError, type UpstreamErrorDetails, type UpstreamFailure } from './upstream-error.ts';
+import type { ResolvedWeatherLimits } from './weather-server-options.ts';
 
-export interface UpstreamClientOptions {
+/** The limits the client keeps to (see WeatherServerOptions), and the User-Agent it sends. */
+export type UpstreamClientOptions = Pick<
+  ResolvedWeatherLimits,
+  | 'connectTimeoutMs'
+  | 'headersTimeoutMs'
+  | 'bodyTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'maxAttempts'
+  | 'retryDelayMs'
+  | 'maxRetryDelayMs'
+  | 'maxResponseBytes'
+  | 'maxConnections'
+> & {
   /** Sent on every request; NWS refuses clients without one. */
   userAgent: string;
-  connectTimeoutMs: number;
-  headersTimeoutMs: number;
-  bodyTimeoutMs: number;
-  /** The whole of one try, first byte sent to last byte read: a body that trickles in never trips the idle timeout. */
-  requestTimeoutMs: number;
-  maxAttempts: number;
-  retryDelayMs: number;
-  maxRetryDelayMs: number;
-  maxResponseBytes: number;
-  maxConnections: number;
-  /** For tests of the backoff; Math.random otherwise. */
-  random?: () => number;
-}
+};
 
 export interface UpstreamRequest {
   /** The upstream's display name, for messages: "Open-Meteo", "NWS". */
@@ -76,11 +77,9 @@ class AttemptFailure extends Error {
 export class UpstreamClient {
   readonly #agent: Agent;
   readonly #options: UpstreamClientOptions;
-  readonly #random: () => number;
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
-    this.#random = options.random ?? Math.random;
     this.#agent = new Agent({
       connections: options.maxConnections,
       connectTimeout: options.connectTimeoutMs,
@@ -99,7 +98,7 @@ export class UpstreamClient {
       signal?.throwIfAborted();
       const error = await this.#tryOnce(upstreamRequest);
       if (!(error instanceof AttemptFailure)) return error;
-      const wait = error.retryAfter ?? backoffMs(attempt, retryDelayMs, maxRetryDelayMs, this.#random);
+      const wait = error.retryAfter ?? backoffMs(attempt, retryDelayMs, maxRetryDelayMs, Math.random);
       if (!error.retryable || attempt >= maxAttempts || wait > maxRetryDelayMs) {
         throw this.#upstreamError(upstreamRequest.upstream, error, attempt);
       }
