@@ -13,6 +13,7 @@ it('pins the public API: adding to it is a decision', () => {
     'audioContent',
     'createInMemoryTransportPair',
     'createMcpServer',
+    'createRateLimiter',
     'createStdioServerTransport',
     'defineCli',
     'definePrompt',

@@ -31,6 +31,13 @@ export { fileSystemToolError } from './guards/file-system-error.ts';
 export type { PathAccess, PathGrant } from './guards/path-grant.ts';
 export { type GuardedPath, PathGuard, type PathGuardOptions, type ResolveOptions } from './guards/path-guard.ts';
 export {
+  createRateLimiter,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RateWindow,
+} from './guards/rate-limiter.ts';
+export {
   DirectoryListingCache,
   type WalkEntry,
   type WalkOptions,
