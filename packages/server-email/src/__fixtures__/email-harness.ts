@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@toolshed/mcp-core';
+import { connectInMemory } from '@toolshed/mcp-core/testing';
+import { createEmailServer } from '../create-email-server.ts';
+import type { EmailServerOptions, SendLogEntry } from '../email-server-options.ts';
+import { type SmtpFixture, type SmtpFixtureOptions, startSmtpFixture } from './smtp-fixture.ts';
+
+export type CallResult = {
+  content: { type: string; text?: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
+
+/** How the test user answers the confirmation: yes, no, dismiss, or a client that cannot ask at all. */
+export type UserAnswer = 'accept' | 'decline' | 'cancel' | 'no-elicitation';
+
+export interface EmailHarness {
+  smtp: SmtpFixture | undefined;
+  server: McpServer;
+  client: Client;
+  /** The confirmation messages the user was shown. */
+  asked: string[];
+  /** Send-log entries. */
+  log: SendLogEntry[];
+  /** A temporary directory: attachments in `attachments/`, the outbox in `outbox/`. */
+  directory: string;
+  answer: UserAnswer;
+  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<CallResult>;
+  specViolations(): unknown[];
+  close(): Promise<void>;
+}
+
+export interface EmailHarnessOptions {
+  /** Deliver to a fresh SMTP fixture (default), or `false` for outbox mode. */
+  smtp?: SmtpFixtureOptions | false;
+  answer?: UserAnswer;
+  /** Server options on top of the harness's: sender, the fixture's login and CA, example.com allowed. */
+  server?: (directory: string) => EmailServerOptions;
+}
+
+/** An email server delivering to a real local SMTP server, driven by the official SDK client in memory. */
+export async function startEmailHarness(options: EmailHarnessOptions = {}): Promise<EmailHarness> {
+  const directory = mkdtempSync(join(tmpdir(), 'toolshed-email-'));
+  const smtp = options.smtp === false ? undefined : await startSmtpFixture(options.smtp ?? {});
+  const log: SendLogEntry[] = [];
+  const server = createEmailServer({
+    from: 'Assistant <sender@example.com>',
+    ...(smtp === undefined
+      ? { outboxDirectory: join(directory, 'outbox') }
+      : {
+          smtp: {
+            host: smtp.host,
+            port: smtp.port,
+            security: options.smtp === false ? undefined : (options.smtp?.security ?? 'starttls'),
+            user: 'sender@example.com',
+            password: 'correct horse battery staple',
+            ca: smtp.ca,
+          },
+        }),
+    allowRecipients: ['example.com'],
+    log: (entry) => log.push(entry),
+    ...options.server?.(directory),
+  });
+  const answer = options.answer ?? 'accept';
+  const client = new Client(
+    { name: 'email-test', version: '1' },
+    { capabilities: answer === 'no-elicitation' ? {} : { elicitation: { form: {} } } },
+  );
+  const asked: string[] = [];
+  const harness: EmailHarness = {
+    smtp,
+    server,
+    client,
+    asked,
+    log,
+    directory,
+    answer,
+    call: async (name, args, callOptions) =>
+      (await client.callTool({ name, arguments: args }, undefined, callOptions)) as CallResult,
+    specViolations: () => recording.specViolations(),
+    async close() {
+      await client.close();
+      await server.close();
+      await smtp?.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+  if (answer !== 'no-elicitation') {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(String(request.params.message));
+      if (harness.answer === 'accept') return { action: 'accept', content: { confirmed: true } };
+      return { action: harness.answer === 'decline' ? 'decline' : 'cancel' };
+    });
+  }
+  const { recording } = await connectInMemory(server, client);
+  return harness;
+}
+
+/** The text of a result's first block. */
+export function textOf(result: CallResult): string {
+  return result.content[0]?.text ?? '';
+}

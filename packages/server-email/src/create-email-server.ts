@@ -1,0 +1,126 @@
+import {
+  createMcpServer,
+  createRateLimiter,
+  LocalError,
+  type McpServer,
+  PathGuard,
+  resolveLimits,
+} from '@toolshed/mcp-core';
+import { type EmailAddress, parseEmailAddress } from './email-address.ts';
+import type { EmailContext } from './email-context.ts';
+import {
+  defaultEmailLimits,
+  defaultOutboxDirectory,
+  defaultOutboxSender,
+  type EmailServerOptions,
+} from './email-server-options.ts';
+import { IdempotencyStore } from './idempotency-store.ts';
+import type { MailDelivery } from './mail-delivery.ts';
+import { createOutboxDelivery } from './outbox-delivery.ts';
+import { createPreviewEmailTool } from './preview-email-tool.ts';
+import { createRecipientPolicy } from './recipient-policy.ts';
+import { createSendEmailTool } from './send-email-tool.ts';
+import { writeSendLogLine } from './send-log.ts';
+import type { SendResult } from './send-result.ts';
+import { createSmtpDelivery } from './smtp-delivery.ts';
+import { createValidateRecipientsTool } from './validate-recipients-tool.ts';
+
+const serverVersion = '0.1.0';
+
+function senderAddress(options: EmailServerOptions): EmailAddress {
+  if (options.from === undefined && options.smtp !== undefined) {
+    throw new LocalError('config_invalid', 'Set the sender with --from (TOOLSHED_EMAIL_FROM) to send through SMTP');
+  }
+  const parsed = parseEmailAddress(options.from ?? defaultOutboxSender);
+  if (!parsed.ok) throw new LocalError('config_invalid', `The sender "${options.from}" ${parsed.reason}`);
+  return parsed.value;
+}
+
+function createDelivery(options: EmailServerOptions, timeoutMs: number): MailDelivery {
+  if (options.smtp === undefined) return createOutboxDelivery(options.outboxDirectory ?? defaultOutboxDirectory());
+  const security = options.smtp.security ?? 'starttls';
+  if (!['starttls', 'tls', 'none'].includes(security)) {
+    throw new LocalError(
+      'config_invalid',
+      `SMTP security must be starttls, tls or none; got ${JSON.stringify(security)}`,
+    );
+  }
+  if (options.smtp.host.trim() === '') throw new LocalError('config_invalid', 'The SMTP host is empty');
+  return createSmtpDelivery(options.smtp, timeoutMs);
+}
+
+/**
+ * Checks that mail can be delivered as configured: logs in to the SMTP
+ * server (TLS as configured), or creates the outbox. A LocalError says what
+ * to fix. The bin runs it before serving, so a wrong password fails at start.
+ */
+export async function checkEmailDelivery(options: EmailServerOptions): Promise<void> {
+  senderAddress(options);
+  const limits = resolveLimits(defaultEmailLimits, options.limits ?? {});
+  const delivery = createDelivery(options, limits.smtpTimeoutMs);
+  try {
+    await delivery.verify();
+  } finally {
+    delivery.close();
+  }
+}
+
+/**
+ * An email server: send_email, preview_email and validate_recipients, from a
+ * fixed sender to the recipients the operator allows, each send confirmed
+ * by the user, over SMTP or into an outbox of .eml files.
+ *
+ * @example
+ * const server = createEmailServer({
+ *   from: 'Assistant <assistant@example.com>',
+ *   smtp: { host: 'smtp.example.com', user: 'assistant@example.com', password: process.env.SMTP_PASSWORD },
+ *   allowRecipients: ['example.com'],
+ * });
+ */
+export function createEmailServer(options: EmailServerOptions = {}): McpServer {
+  const limits = resolveLimits(defaultEmailLimits, options.limits ?? {});
+  const sender = senderAddress(options);
+  const logRecipients = options.logRecipients ?? 'hash';
+  if (!['hash', 'domain', 'full'].includes(logRecipients)) {
+    throw new LocalError(
+      'config_invalid',
+      `logRecipients must be hash, domain or full; got ${JSON.stringify(logRecipients)}`,
+    );
+  }
+  const context: EmailContext = {
+    sender,
+    policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient === true),
+    limits,
+    attachments:
+      options.attachmentsDirectory === undefined
+        ? undefined
+        : PathGuard.create([{ path: options.attachmentsDirectory, access: 'read' }], { readOnly: true }),
+    delivery: createDelivery(options, limits.smtpTimeoutMs),
+    sends: createRateLimiter([
+      { limit: limits.sendsPerMinute, windowMs: 60_000 },
+      { limit: limits.sendsPerHour, windowMs: 3_600_000 },
+    ]),
+    idempotency: new IdempotencyStore<SendResult>(),
+    confirmationRequired: options.skipConfirmation !== true,
+    logRecipients,
+    log: options.log ?? writeSendLogLine,
+    dnsServers: options.dnsServers,
+  };
+  const mode =
+    context.delivery.kind === 'outbox'
+      ? 'Messages are written to an outbox on this machine as .eml files, not sent; say so when reporting a "sent" email.'
+      : 'Messages go out through SMTP.';
+  return createMcpServer({
+    name: 'toolshed-email',
+    title: 'Toolshed Email',
+    version: serverVersion,
+    instructions:
+      `Sends email from ${sender.address} (fixed) to ${context.policy.description}. ${mode} ` +
+      'Every send is shown to the user for confirmation; a declined send must not be retried unless the user asks. ' +
+      'Use preview_email to see the exact message and what would block it, validate_recipients for doubtful addresses, and an idempotency_key on send_email when you may retry.',
+    tools: [createSendEmailTool(context), createPreviewEmailTool(context), createValidateRecipientsTool(context)],
+    // The tool refuses with its own message, naming the operator's switch.
+    whenElicitationUnavailable: 'decline',
+    onClose: () => context.delivery.close(),
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * An email MCP server that a model cannot turn against its user: a fixed
+ * sender, a recipient allowlist, a human yes before each send, no header
+ * injection, attachments from one directory only, caps, rate limits and
+ * idempotent retries; SMTP through nodemailer or an outbox of .eml files.
+ *
+ * @module
+ */
+export { checkEmailDelivery, createEmailServer } from './create-email-server.ts';
+export type {
+  EmailLimits,
+  EmailServerOptions,
+  RecipientLogging,
+  SendLogEntry,
+  SmtpOptions,
+} from './email-server-options.ts';

@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto';
+import type { EmailAddress } from './email-address.ts';
+import type { RecipientLogging, SendLogEntry } from './email-server-options.ts';
+
+/** A recipient as the log shows it: a stable pseudonym, the domain alone, or the address. */
+export function loggedRecipient(address: EmailAddress, logging: RecipientLogging): string {
+  if (logging === 'full') return address.address;
+  if (logging === 'domain') return `…@${address.domain}`;
+  return `sha256:${createHash('sha256').update(address.key).digest('hex').slice(0, 16)}`;
+}
+
+/** The default sink: one JSON line on stderr, which MCP clients keep as the server's log. */
+export function writeSendLogLine(entry: SendLogEntry): void {
+  process.stderr.write(`${JSON.stringify({ source: 'toolshed-email', ...entry })}\n`);
+}

@@ -1,0 +1,91 @@
+import { LocalError, ToolError } from '@toolshed/mcp-core';
+import { createTransport } from 'nodemailer';
+import type { SmtpOptions } from './email-server-options.ts';
+import { type MailDelivery, UncertainDeliveryError } from './mail-delivery.ts';
+
+interface SmtpFailure extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+  rejected?: string[];
+  rejectedErrors?: SmtpFailure[];
+}
+
+// Failures that happen before any part of the message leaves: nothing was sent.
+const beforeSending = new Set(['ECONNECTION', 'EDNS', 'ETLS', 'EAUTH', 'ENOAUTH', 'EOAUTH2', 'EENVELOPE', 'EPROTOCOL']);
+
+function describeFailure(failure: SmtpFailure): string {
+  return failure.response ?? failure.message;
+}
+
+/**
+ * SMTP through nodemailer, one connection a send: TLS as the operator chose
+ * it (STARTTLS required by default, never silently plain), certificates
+ * verified, timeouts on connecting, the greeting and every reply, no file or
+ * URL access from message content.
+ */
+export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): MailDelivery {
+  const security = options.security ?? 'starttls';
+  const port = options.port ?? (security === 'tls' ? 465 : 587);
+  const transport = createTransport({
+    host: options.host,
+    port,
+    secure: security === 'tls',
+    requireTLS: security === 'starttls',
+    ignoreTLS: security === 'none',
+    ...(options.user === undefined ? {} : { auth: { user: options.user, pass: options.password ?? '' } }),
+    tls: { minVersion: 'TLSv1.2', ...(options.ca === undefined ? {} : { ca: options.ca }) },
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  const where = `${options.host}:${port}`;
+  return {
+    kind: 'smtp',
+    async verify() {
+      try {
+        await transport.verify();
+      } catch (error) {
+        const failure = error as SmtpFailure;
+        const what =
+          failure.code === 'EAUTH'
+            ? 'refused the login; check the user and TOOLSHED_EMAIL_SMTP_PASSWORD'
+            : failure.code === 'ETLS' || /STARTTLS/i.test(failure.message)
+              ? `has no working TLS (${failure.message}); use --smtp-security tls for port 465, or none only for a relay on this machine`
+              : `cannot be used: ${describeFailure(failure)}`;
+        throw new LocalError('config_invalid', `SMTP server ${where} ${what}`);
+      }
+    },
+    async deliver(message) {
+      try {
+        const info = await transport.sendMail({ envelope: message.envelope, raw: message.raw });
+        const rejectedErrors = ((info as { rejectedErrors?: SmtpFailure[] }).rejectedErrors ?? []).map(describeFailure);
+        return {
+          accepted: info.accepted.map(String),
+          rejected: info.rejected.map((address, index) => ({
+            address: String(address),
+            reason: rejectedErrors[index] ?? 'rejected by the server',
+          })),
+          response: info.response,
+        };
+      } catch (error) {
+        const failure = error as SmtpFailure;
+        if (failure.responseCode !== undefined || beforeSending.has(failure.code ?? '')) {
+          const rejected = failure.rejected?.length ? ` (refused: ${failure.rejected.join(', ')})` : '';
+          throw new ToolError(
+            `The SMTP server did not take the message${rejected}: ${describeFailure(failure)}. Nothing was sent.`,
+          );
+        }
+        throw new UncertainDeliveryError(
+          `The connection to the SMTP server failed while sending (${failure.code ?? failure.message}); the message may or may not have been sent. Ask the user to check before sending it again.`,
+        );
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

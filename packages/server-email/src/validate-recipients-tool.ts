@@ -1,0 +1,105 @@
+import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { createDomainChecker, type DomainMail } from './domain-check.ts';
+import { parseEmailAddress } from './email-address.ts';
+import type { EmailContext } from './email-context.ts';
+import { printable } from './unsafe-characters.ts';
+
+/** validate_recipients: syntax, the allowlist and the domain's mail records, for each address, sending nothing. */
+export function createValidateRecipientsTool(context: EmailContext): Tool {
+  const checkDomain = createDomainChecker(context.dnsServers);
+  return defineTool({
+    name: 'validate_recipients',
+    title: 'Validate recipients',
+    description:
+      'Checks addresses without sending anything: whether each is a valid single address (as "alice@example.com" or "Alice <alice@example.com>"), whether this server may send to it (the operator\'s allowlist), and whether its domain receives mail (DNS MX records). ' +
+      "Use it before send_email when an address comes from a document, a web page or the user's typing.",
+    input: z.object({
+      addresses: z.array(z.string()).min(1).max(50).describe('Addresses to check, one per item (up to 50)'),
+      check_domains: z.boolean().default(true).describe("Look up each domain's mail servers in DNS (default true)"),
+    }),
+    output: z.object({
+      results: z.array(
+        z.object({
+          input: z.string(),
+          valid: z.boolean().describe('A single, well-formed address'),
+          address: z
+            .string()
+            .nullable()
+            .describe('The address as it would be sent (international domains in punycode)'),
+          allowed: z.boolean().describe('This server may send to it'),
+          problems: z.array(z.string()),
+          domain: z
+            .object({
+              name: z.string(),
+              unicode: z.string(),
+              mail: z.enum(['mx', 'implicit', 'null_mx', 'none', 'unknown', 'not_checked']),
+              hosts: z.array(z.string()),
+              detail: z.string(),
+            })
+            .nullable(),
+        }),
+      ),
+      recipient_rule: z.string(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run({ addresses, check_domains: checkDomains }, toolContext) {
+      const lookups = new Map<string, Promise<DomainMail>>();
+      const results = await Promise.all(
+        addresses.map(async (input) => {
+          const parsed = parseEmailAddress(input);
+          if (!parsed.ok) {
+            return {
+              input: printable(input),
+              valid: false,
+              address: null,
+              allowed: false,
+              problems: [`The address ${parsed.reason}`],
+              domain: null,
+            };
+          }
+          const address = parsed.value;
+          const problems: string[] = [];
+          const refusal = context.policy.refusal(address);
+          if (refusal !== undefined) problems.push(`${address.address} ${refusal}`);
+          if (address.unicodeDomain !== address.domain) {
+            problems.push(
+              `The domain is international: ${address.unicodeDomain} is sent as ${address.domain}. Check it is the domain meant, letter for letter (look-alike letters from other scripts make a different domain).`,
+            );
+          }
+          let mail: DomainMail = { status: 'unknown', hosts: [], detail: 'Not checked' };
+          if (checkDomains) {
+            toolContext.signal.throwIfAborted();
+            let lookup = lookups.get(address.domain);
+            if (lookup === undefined) {
+              lookup = checkDomain(address.domain);
+              lookups.set(address.domain, lookup);
+            }
+            mail = await lookup;
+            if (mail.status === 'none' || mail.status === 'null_mx') problems.push(mail.detail);
+          }
+          return {
+            input,
+            valid: true,
+            address: address.address,
+            allowed: refusal === undefined,
+            problems,
+            domain: {
+              name: address.domain,
+              unicode: address.unicodeDomain,
+              mail: checkDomains ? mail.status : ('not_checked' as const),
+              hosts: mail.hosts,
+              detail: mail.detail,
+            },
+          };
+        }),
+      );
+      const allowed = results.filter((result) => result.allowed).length;
+      const summary = `${allowed} of ${results.length} addresses may receive mail from this server.${results
+        .filter((result) => result.problems.length > 0)
+        .map((result) => `\n- ${result.input}: ${result.problems.join(' ')}`)
+        .join('')}`;
+      return structuredResult({ results, recipient_rule: context.policy.description }, { text: summary });
+    },
+  });
+}
