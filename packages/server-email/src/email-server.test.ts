@@ -1,8 +1,13 @@
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EmailHarness, type EmailHarnessOptions, startEmailHarness, textOf } from './__fixtures__/email-harness.ts';
+import {
+  type EmailHarness,
+  type EmailHarnessOptions,
+  startEmailHarness,
+  textOf,
+} from './__fixtures__/email-harness.ts';
 import { startSmtpFixture } from './__fixtures__/smtp-fixture.ts';
 import { checkEmailDelivery } from './create-email-server.ts';
 
@@ -22,7 +27,10 @@ function withAttachments(directory: string): { attachmentsDirectory: string } {
   const attachments = join(directory, 'attachments');
   mkdirSync(join(attachments, 'reports'), { recursive: true });
   writeFileSync(join(attachments, 'notes.txt'), 'Line one\nLine two\n');
-  writeFileSync(join(attachments, 'reports', 'q3.pdf'), Buffer.from('%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n1 0 obj\n', 'latin1'));
+  writeFileSync(
+    join(attachments, 'reports', 'q3.pdf'),
+    Buffer.from('%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n1 0 obj\n', 'latin1'),
+  );
   return { attachmentsDirectory: attachments };
 }
 
@@ -61,7 +69,9 @@ describe('send_email over SMTP', () => {
       { name: 'Bob Example', address: 'bob@example.com' },
       { name: '', address: 'carol@example.com' },
     ]);
-    expect(parsed?.cc && !Array.isArray(parsed.cc) && parsed.cc.value).toEqual([{ name: 'Dave', address: 'dave@example.com' }]);
+    expect(parsed?.cc && !Array.isArray(parsed.cc) && parsed.cc.value).toEqual([
+      { name: 'Dave', address: 'dave@example.com' },
+    ]);
     expect(parsed?.bcc).toBeUndefined();
     expect(message?.raw.toString('latin1')).not.toMatch(/^bcc:/im);
     expect(parsed?.replyTo?.value).toEqual([{ name: '', address: 'team@example.com' }]);
@@ -70,7 +80,9 @@ describe('send_email over SMTP', () => {
     expect(parsed?.html).toBe('<p>Hello all,</p><p>The report is <b>attached</b>.</p>');
     expect(parsed?.inReplyTo).toBe('<thread-1@mail.example.com>');
     expect(parsed?.references).toEqual(['<thread-0@mail.example.com>', '<thread-1@mail.example.com>']);
-    expect(parsed?.attachments.map((file) => [file.filename, file.contentType, file.content.toString('latin1')])).toEqual([
+    expect(
+      parsed?.attachments.map((file) => [file.filename, file.contentType, file.content.toString('latin1')]),
+    ).toEqual([
       ['notes.txt', 'text/plain', 'Line one\nLine two\n'],
       ['q3.pdf', 'application/pdf', '%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n1 0 obj\n'],
     ]);
@@ -96,7 +108,11 @@ describe('send_email over SMTP', () => {
 
   it('delivers over implicit TLS (port 465 style)', async () => {
     const { call, smtp } = await start({ smtp: { security: 'tls' } });
-    const result = await call('send_email', { to: 'bob@example.com', subject: 'Over TLS', text: 'Encrypted from the first byte' });
+    const result = await call('send_email', {
+      to: 'bob@example.com',
+      subject: 'Over TLS',
+      text: 'Encrypted from the first byte',
+    });
     expect(result.isError).toBeFalsy();
     expect(smtp?.received[0]?.secure).toBe(true);
     expect(smtp?.received[0]?.parsed.text).toBe('Encrypted from the first byte\n');
@@ -219,7 +235,17 @@ describe('preview_email', () => {
     });
     const headers = content.headers as { name: string; value: string }[];
     expect(headers.map((header) => header.name)).toEqual(
-      expect.arrayContaining(['From', 'To', 'Cc', 'Reply-To', 'Subject', 'In-Reply-To', 'References', 'Message-ID', 'Date']),
+      expect.arrayContaining([
+        'From',
+        'To',
+        'Cc',
+        'Reply-To',
+        'Subject',
+        'In-Reply-To',
+        'References',
+        'Message-ID',
+        'Date',
+      ]),
     );
     expect(headers.some((header) => /^bcc$/i.test(header.name))).toBe(false);
     expect(smtp?.received).toHaveLength(0);
@@ -240,7 +266,12 @@ describe('preview_email', () => {
     });
     expect(preview.isError).toBeFalsy();
     expect(preview.structuredContent).toMatchObject({ would_send: false, size_bytes: null });
-    expect((preview.structuredContent?.blocked_by as { check: string; field: string }[]).map((item) => [item.field, item.check])).toEqual([
+    expect(
+      (preview.structuredContent?.blocked_by as { check: string; field: string }[]).map((item) => [
+        item.field,
+        item.check,
+      ]),
+    ).toEqual([
       ['to[0]', 'allowlist'],
       ['to[1]', 'address_syntax'],
       ['subject', 'header_characters'],
@@ -284,7 +315,13 @@ describe('checkEmailDelivery (the bin runs it before serving)', () => {
       await expect(
         checkEmailDelivery({
           from: 'sender@example.com',
-          smtp: { host: smtp.host, port: smtp.port, user: 'sender@example.com', password: 'correct horse battery staple', ca: smtp.ca },
+          smtp: {
+            host: smtp.host,
+            port: smtp.port,
+            user: 'sender@example.com',
+            password: 'correct horse battery staple',
+            ca: smtp.ca,
+          },
         }),
       ).resolves.toBeUndefined();
     } finally {
@@ -307,7 +344,9 @@ describe('checkEmailDelivery (the bin runs it before serving)', () => {
         password: 'password' in change ? change.password : 'correct horse battery staple',
         ...('ca' in change ? {} : { ca: smtp.ca }),
       };
-      const failure = await checkEmailDelivery({ from: 'sender@example.com', smtp: smtpOptions }).catch((error: Error) => error);
+      const failure = await checkEmailDelivery({ from: 'sender@example.com', smtp: smtpOptions }).catch(
+        (error: Error) => error,
+      );
       expect(failure).toBeInstanceOf(Error);
       expect((failure as Error).message).toMatch(message);
       expect((failure as { code?: string }).code).toBe('config_invalid');

@@ -49,6 +49,6 @@ export async function prepareMessage(
 }
 
 export function rateLimitReason(limit: number, windowMs: number, retryAfterMs: number): string {
-  const span = windowMs >= 3_600_000 ? 'hour' : 'minute';
-  return `The send limit is reached: at most ${limit} emails a ${span}. Try again in ${Math.ceil(retryAfterMs / 1000)} s`;
+  const span = windowMs >= 3_600_000 ? 'an hour' : 'a minute';
+  return `The send limit is reached: at most ${limit} emails ${span}. Try again in ${Math.ceil(retryAfterMs / 1000)} s`;
 }
