@@ -136,6 +136,10 @@ function smtpFromConfig(
   values: { smtpHost?: string; smtpPort?: number; smtpSecurity?: string; smtpUser?: string; smtpCa?: string },
   env: NodeJS.ProcessEnv,
 ): SmtpOptions | undefined {
+  const security = values.smtpSecurity;
+  if (security !== undefined && security !== 'starttls' && security !== 'tls' && security !== 'none') {
+    throw new LocalError('config_invalid', `--smtp-security must be starttls, tls or none; got ${security}`);
+  }
   const url = env.TOOLSHED_EMAIL_SMTP_URL;
   const base: SmtpOptions | undefined =
     url !== undefined && url !== ''
@@ -151,10 +155,6 @@ function smtpFromConfig(
       );
     }
     return undefined;
-  }
-  const security = values.smtpSecurity ?? base.security;
-  if (security !== undefined && security !== 'starttls' && security !== 'tls' && security !== 'none') {
-    throw new LocalError('config_invalid', `--smtp-security must be starttls, tls or none; got ${security}`);
   }
   let ca: string | undefined;
   if (values.smtpCa !== undefined) {

@@ -63,7 +63,7 @@ describe('header injection: refused in every header field, nothing sent', () => 
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/header_characters|contains/);
     const preview = await shared.call('preview_email', { ...base, ...change });
-    expect((preview.structuredContent?.blocked_by as { check: string }[]).map((item) => item.check)).toContain(
+    expect(((preview.structuredContent?.blocked_by ?? []) as { check: string }[]).map((item) => item.check)).toContain(
       'header_characters',
     );
     await expectNothingSent(shared);
@@ -120,7 +120,7 @@ describe('allowlist bypasses: refused, nothing sent', () => {
       expect(textOf(result)).toMatch(/allowlist|address_syntax|header_characters/);
     }
     const validation = await shared.call('validate_recipients', { addresses: [address], check_domains: false });
-    expect((validation.structuredContent?.results as { allowed: boolean }[])[0]?.allowed).toBe(false);
+    expect(((validation.structuredContent?.results ?? []) as { allowed: boolean }[])[0]?.allowed).toBe(false);
     await expectNothingSent(shared);
     expect(shared.asked).toHaveLength(0);
   });

@@ -267,7 +267,7 @@ describe('preview_email', () => {
     expect(preview.isError).toBeFalsy();
     expect(preview.structuredContent).toMatchObject({ would_send: false, size_bytes: null });
     expect(
-      (preview.structuredContent?.blocked_by as { check: string; field: string }[]).map((item) => [
+      ((preview.structuredContent?.blocked_by ?? []) as { check: string; field: string }[]).map((item) => [
         item.field,
         item.check,
       ]),

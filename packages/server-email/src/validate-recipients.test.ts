@@ -102,6 +102,8 @@ describe('validate_recipients', () => {
       check_domains: false,
     });
     expect(textOf(result)).not.toMatch(/\r|\n-? ?Bcc/);
-    expect((result.structuredContent?.results as Row[])[0]?.input).toBe('eve@evil.test\\u000D\\u000ABcc: x@y.z');
+    expect((result.structuredContent?.results as Row[] | undefined)?.[0]?.input).toBe(
+      'eve@evil.test\\u000D\\u000ABcc: x@y.z',
+    );
   });
 });
