@@ -46,6 +46,7 @@ const startArguments: Record<string, (directory: string) => string[]> = {
   },
   'toolshed-filesystem': (directory) => [directory],
   'toolshed-weather': () => [],
+  'toolshed-email': (directory) => ['--outbox', join(directory, 'outbox')],
 };
 
 function initializeOverStdio(binPath: string, name: string, args: string[]): Promise<void> {
@@ -248,6 +249,21 @@ const server = createWeatherServer({ geocodingUrl: 'http://127.0.0.1:' + upstrea
     { name: 'search_locations', arguments: { name: 'Smoketown' } },
     `upstream.close();
 if (answers[1]?.result?.structuredContent?.locations?.[0]?.latitude !== 1.2346) { console.error(JSON.stringify(answers)); process.exit(1); }`,
+  ),
+);
+
+// nodemailer builds the message: write one to the outbox through the installed package and read it back.
+checkInMemoryCall(
+  '@toolshed/server-email',
+  '@toolshed/server-email composes a message with nodemailer into its outbox from the installed tarball',
+  inMemoryCallScript(
+    `import { readdirSync, readFileSync } from 'node:fs';
+import { createEmailServer } from '@toolshed/server-email';
+const server = createEmailServer({ outboxDirectory: 'smoke-outbox', skipConfirmation: true, log: () => {} });`,
+    { name: 'send_email', arguments: { to: 'outbox@toolshed.invalid', subject: 'Smoke ✓', text: 'Hello' } },
+    `const files = readdirSync('smoke-outbox');
+const eml = files.length === 1 ? readFileSync('smoke-outbox/' + files[0], 'utf8') : '';
+if (answers[1]?.result?.structuredContent?.delivery !== 'outbox' || !eml.includes('Subject: =?UTF-8?Q?Smoke_=E2=9C=93?=')) { console.error(JSON.stringify(answers), eml); process.exit(1); }`,
   ),
 );
 
