@@ -36,6 +36,11 @@ export interface MessageDraft {
   attachments: string[];
 }
 
+/** The blocking checks as lines the model can work through, one per field. */
+export function describeBlocked(blocked: readonly BlockingCheck[]): string {
+  return blocked.map((item) => `- ${item.field} (${item.check}): ${item.reason}.`).join('\n');
+}
+
 /** Every distinct recipient, To then Cc then Bcc. */
 export function allRecipients(draft: MessageDraft): EmailAddress[] {
   const seen = new Set<string>();

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { describeAddress, type EmailAddress } from './email-address.ts';
 import { messageArguments } from './email-arguments.ts';
 import type { EmailContext } from './email-context.ts';
+import { describeBlocked } from './message-draft.ts';
 import { prepareMessage } from './prepare-message.ts';
 
 const bodyPreviewChars = 20_000;
@@ -90,7 +91,7 @@ export function createPreviewEmailTool(context: EmailContext): Tool {
       const verdict =
         prepared.blocked.length === 0
           ? `This message (${preview.size_bytes} bytes) would be sent${context.confirmationRequired ? ' once the user confirms it' : ''}.`
-          : `send_email would refuse this message:\n${prepared.blocked.map((item) => `- ${item.field} (${item.check}): ${item.reason}.`).join('\n')}`;
+          : `send_email would refuse this message:\n${describeBlocked(prepared.blocked)}`;
       return structuredResult(preview, { text: verdict });
     },
   });

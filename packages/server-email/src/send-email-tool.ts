@@ -6,7 +6,7 @@ import { type MessageArguments, messageArguments } from './email-arguments.ts';
 import type { EmailContext } from './email-context.ts';
 import type { SendLogEntry } from './email-server-options.ts';
 import { UncertainDeliveryError } from './mail-delivery.ts';
-import { allRecipients, type BlockingCheck } from './message-draft.ts';
+import { allRecipients, type BlockingCheck, describeBlocked } from './message-draft.ts';
 import { type PreparedMessage, prepareMessage, rateLimitReason } from './prepare-message.ts';
 import { loggedRecipient } from './send-log.ts';
 import type { SendResult } from './send-result.ts';
@@ -26,8 +26,7 @@ const sendResultOutput = z.object({
 });
 
 function blockedError(blocked: readonly BlockingCheck[]): ToolError {
-  const lines = blocked.map((item) => `- ${item.field} (${item.check}): ${item.reason}.`);
-  return new ToolError(`Not sent. Fix these and call send_email again:\n${lines.join('\n')}`);
+  return new ToolError(`Not sent. Fix these and call send_email again:\n${describeBlocked(blocked)}`);
 }
 
 function fingerprint(input: MessageArguments): string {
