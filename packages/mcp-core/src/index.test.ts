@@ -11,6 +11,9 @@ it('pins the public API: adding to it is a decision', () => {
     'ProtocolError',
     'ToolError',
     'audioContent',
+    'checkOutboundUrl',
+    'classifyAddress',
+    'createGuardedLookup',
     'createInMemoryTransportPair',
     'createMcpServer',
     'createRateLimiter',
@@ -50,6 +53,7 @@ it('pins the public API: adding to it is a decision', () => {
     'recordMessages',
     'spawnHttpServer',
     'specSchemaVersions',
+    'startDnsServer',
   ]);
 });
 

@@ -1,11 +1,12 @@
 /**
  * Test helpers: connect an official SDK client to a server in memory, record
- * every message, check them against the official schemas, and start a bin
- * over HTTP.
+ * every message, check them against the official schemas, start a bin over
+ * HTTP, and answer DNS from a zone table.
  *
  * @module
  */
 export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
+export { type DnsServer, type DnsZoneEntry, startDnsServer } from './testing/dns-server.ts';
 export {
   type ClientTransportLike,
   type MessageRecording,

@@ -1,12 +1,12 @@
+import { type DnsServer, startDnsServer } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DnsFixture, startDnsFixture } from './__fixtures__/dns-fixture.ts';
 import { type EmailHarness, startEmailHarness, textOf } from './__fixtures__/email-harness.ts';
 
-let dns: DnsFixture;
+let dns: DnsServer;
 let harness: EmailHarness;
 
 beforeAll(async () => {
-  dns = await startDnsFixture({
+  dns = await startDnsServer({
     'example.com': {
       mx: [
         [20, 'mx2.example.com'],

@@ -1,14 +1,16 @@
 import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
+import { ipv6Bytes } from '../guards/ip-address-ranges.ts';
 
-/** What a name answers: MX records, A records, or a scripted failure. */
-export interface ZoneEntry {
+/** What a name answers: MX, A and AAAA records, or a scripted failure. */
+export interface DnsZoneEntry {
   mx?: [preference: number, exchange: string][];
   a?: string[];
+  aaaa?: string[];
   fail?: 'servfail';
 }
 
-export interface DnsFixture {
+export interface DnsServer {
   /** `127.0.0.1:PORT`, for `dnsServers`. */
   server: string;
   queries: { name: string; type: number }[];
@@ -17,6 +19,7 @@ export interface DnsFixture {
 
 const typeA = 1;
 const typeMx = 15;
+const typeAaaa = 28;
 
 function encodeName(name: string): Buffer {
   const labels = name === '' ? [] : name.split('.');
@@ -47,11 +50,16 @@ function record(type: number, data: Buffer): Buffer {
 }
 
 /**
- * A real DNS server on UDP 127.0.0.1 answering MX and A queries from a
+ * A real DNS server on UDP 127.0.0.1 answering MX, A and AAAA queries from a
  * zone table: NXDOMAIN for names it does not know, no data for known names
- * without the type asked, SERVFAIL where scripted.
+ * without the type asked, SERVFAIL where scripted. Point a resolver at
+ * `server` to test what a name that resolves to a given address does.
+ *
+ * @example
+ * const dns = await startDnsServer({ 'rebind.test': { a: ['127.0.0.1'] } });
+ * const resolver = new Resolver(); resolver.setServers([dns.server]);
  */
-export async function startDnsFixture(zone: Record<string, ZoneEntry>): Promise<DnsFixture> {
+export async function startDnsServer(zone: Record<string, DnsZoneEntry>): Promise<DnsServer> {
   const socket = createSocket('udp4');
   const queries: { name: string; type: number }[] = [];
   socket.on('message', (query, peer) => {
@@ -70,6 +78,8 @@ export async function startDnsFixture(zone: Record<string, ZoneEntry>): Promise<
       });
     } else if (question.type === typeA) {
       answers = (entry.a ?? []).map((address) => record(typeA, Buffer.from(address.split('.').map(Number))));
+    } else if (question.type === typeAaaa) {
+      answers = (entry.aaaa ?? []).map((address) => record(typeAaaa, Buffer.from(ipv6Bytes(address) ?? [])));
     }
     const header = Buffer.alloc(12);
     query.copy(header, 0, 0, 2);

@@ -1,0 +1,91 @@
+import type { LookupAddress } from 'node:dns';
+import { Resolver, lookup as systemLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { ToolError } from '../errors/tool-error.ts';
+import { classifyAddress } from './ip-address-ranges.ts';
+
+export interface GuardedLookupOptions {
+  /** Ask these DNS servers (`IP` or `IP:PORT`) instead of the system resolver. */
+  dnsServers?: readonly string[];
+}
+
+/** The shape `net.connect`, `http.request` and undici's `connect` take as `lookup`. */
+export type LookupFunction = (
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
+
+/** A name that resolves into a reserved range: refused before any connection. */
+function blocked(hostname: string, address: string, reason: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new ToolError(
+    `${hostname} resolves to ${address}, a ${reason} address, which this server does not fetch from.`,
+  );
+  error.code = 'EADDRBLOCKED';
+  return error;
+}
+
+async function resolveAll(hostname: string, resolver: Resolver | undefined): Promise<LookupAddress[]> {
+  if (isIP(hostname) !== 0) return [{ address: hostname, family: isIP(hostname) }];
+  if (resolver === undefined) return systemLookup(hostname, { all: true, verbatim: true });
+  const answers = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+  const addresses = answers.flatMap((answer, index) =>
+    answer.status === 'fulfilled' ? answer.value.map((address) => ({ address, family: index === 0 ? 4 : 6 })) : [],
+  );
+  if (addresses.length === 0) {
+    const error: NodeJS.ErrnoException = new Error(`${hostname} does not resolve`);
+    error.code = 'ENOTFOUND';
+    throw error;
+  }
+  return addresses;
+}
+
+/**
+ * A DNS lookup for outbound connections that refuses a name when *any* of
+ * its addresses is in a reserved range (loopback, private, link-local, cloud
+ * metadata…), and otherwise hands the connection exactly the addresses it
+ * checked. Because the check and the connection use the same answer, a name
+ * that answers differently the second time (DNS rebinding) gains nothing.
+ * Give it to undici (`new Agent({ connect: { lookup } })`) or `http.request`.
+ *
+ * @example
+ * const agent = new Agent({ connect: { lookup: createGuardedLookup() } });
+ */
+export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupFunction {
+  let resolver: Resolver | undefined;
+  if (options.dnsServers !== undefined && options.dnsServers.length > 0) {
+    resolver = new Resolver({ timeout: 5_000, tries: 2 });
+    resolver.setServers([...options.dnsServers]);
+  }
+  return (hostname, lookupOptions, callback) => {
+    const name = hostname.replace(/^\[|\]$/g, '');
+    resolveAll(name, resolver).then(
+      (addresses) => {
+        for (const { address } of addresses) {
+          const reason = classifyAddress(address);
+          if (reason !== undefined) {
+            callback(blocked(name, address, reason), '');
+            return;
+          }
+        }
+        const family =
+          lookupOptions.family === 6 || lookupOptions.family === 'IPv6'
+            ? 6
+            : lookupOptions.family === 4 || lookupOptions.family === 'IPv4'
+              ? 4
+              : 0;
+        const usable = family === 0 ? addresses : addresses.filter((address) => address.family === family);
+        const first = usable[0];
+        if (first === undefined) {
+          const error: NodeJS.ErrnoException = new Error(`${name} has no IPv${family} address`);
+          error.code = 'ENOTFOUND';
+          callback(error, '');
+          return;
+        }
+        if (lookupOptions.all === true) callback(null, usable);
+        else callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
+}
