@@ -6,9 +6,9 @@ import { type MessageArguments, messageArguments } from './email-arguments.ts';
 import type { EmailContext } from './email-context.ts';
 import type { SendLogEntry } from './email-server-options.ts';
 import { UncertainDeliveryError } from './mail-delivery.ts';
-import { allRecipients, type BlockingCheck, describeBlocked } from './message-draft.ts';
+import { type BlockingCheck, describeBlocked } from './message-draft.ts';
 import { type PreparedMessage, prepareMessage, rateLimitReason } from './prepare-message.ts';
-import { loggedRecipient } from './send-log.ts';
+import { logSend } from './send-log.ts';
 import type { SendResult } from './send-result.ts';
 
 const sendResultOutput = z.object({
@@ -43,14 +43,10 @@ export function createSendEmailTool(context: EmailContext): Tool {
     const started = performance.now();
     const composed = prepared.composed;
     if (composed === undefined) throw blockedError(prepared.blocked);
-    const recipients = allRecipients(prepared.draft);
     const record = (event: SendLogEntry['event'], extra: Partial<SendLogEntry> = {}) =>
-      context.log({
-        time: new Date().toISOString(),
+      logSend(context, prepared.draft, {
         event,
-        delivery: context.delivery.kind,
         messageId: composed.messageId,
-        recipients: recipients.map((address) => loggedRecipient(address, context.logRecipients)),
         attachments: prepared.attachments.length,
         bytes: composed.raw.length,
         durationMs: Math.round(performance.now() - started),
@@ -124,11 +120,8 @@ export function createSendEmailTool(context: EmailContext): Tool {
     async run({ idempotency_key: key, ...input }, toolContext) {
       const prepared = await prepareMessage(context, input, toolContext.signal);
       if (prepared.blocked.length > 0) {
-        context.log({
-          time: new Date().toISOString(),
+        logSend(context, prepared.draft, {
           event: 'refused',
-          delivery: context.delivery.kind,
-          recipients: allRecipients(prepared.draft).map((address) => loggedRecipient(address, context.logRecipients)),
           attachments: prepared.attachments.length,
           durationMs: 0,
           reason: prepared.blocked.map((item) => item.check).join(','),
@@ -158,12 +151,9 @@ export function createSendEmailTool(context: EmailContext): Tool {
         }
         result = claim.kind === 'replay' ? { ...(await claim.outcome), replayed: true } : await claim.outcome;
         if (result.replayed) {
-          context.log({
-            time: new Date().toISOString(),
+          logSend(context, prepared.draft, {
             event: 'replayed',
-            delivery: result.delivery,
             messageId: result.message_id,
-            recipients: allRecipients(prepared.draft).map((address) => loggedRecipient(address, context.logRecipients)),
             attachments: prepared.attachments.length,
             bytes: result.size_bytes,
             durationMs: 0,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EmailAddress } from './email-address.ts';
+import type { EmailContext } from './email-context.ts';
 import type { RecipientLogging, SendLogEntry } from './email-server-options.ts';
+import { allRecipients, type MessageDraft } from './message-draft.ts';
 
 /** A recipient as the log shows it: a stable pseudonym, the domain alone, or the address. */
 export function loggedRecipient(address: EmailAddress, logging: RecipientLogging): string {
@@ -12,4 +14,18 @@ export function loggedRecipient(address: EmailAddress, logging: RecipientLogging
 /** The default sink: one JSON line on stderr, which MCP clients keep as the server's log. */
 export function writeSendLogLine(entry: SendLogEntry): void {
   process.stderr.write(`${JSON.stringify({ source: 'toolshed-email', ...entry })}\n`);
+}
+
+/** Writes one entry about a message to the server's send log, recipients shown as the operator chose. */
+export function logSend(
+  context: EmailContext,
+  draft: MessageDraft,
+  entry: Pick<SendLogEntry, 'event' | 'attachments' | 'durationMs'> & Partial<SendLogEntry>,
+): void {
+  context.log({
+    time: new Date().toISOString(),
+    delivery: context.delivery.kind,
+    recipients: allRecipients(draft).map((address) => loggedRecipient(address, context.logRecipients)),
+    ...entry,
+  });
 }
