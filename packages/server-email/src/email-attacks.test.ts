@@ -1,24 +1,9 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type EmailHarness,
-  type EmailHarnessOptions,
-  startEmailHarness,
-  textOf,
-} from './__fixtures__/email-harness.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmailHarness, startEachTest, startEmailHarness, textOf } from './__fixtures__/email-harness.ts';
 
-let harness: EmailHarness | undefined;
-
-async function start(options: EmailHarnessOptions = {}): Promise<EmailHarness> {
-  harness = await startEmailHarness(options);
-  return harness;
-}
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = startEachTest();
 
 const base = { to: 'bob@example.com', subject: 'Hello', text: 'Body' };
 

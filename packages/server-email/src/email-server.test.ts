@@ -1,27 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type EmailHarness,
-  type EmailHarnessOptions,
-  startEmailHarness,
-  textOf,
-} from './__fixtures__/email-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { startEachTest, textOf } from './__fixtures__/email-harness.ts';
 import { startSmtpFixture } from './__fixtures__/smtp-fixture.ts';
 import { checkEmailDelivery } from './create-email-server.ts';
 
-let harness: EmailHarness | undefined;
-
-async function start(options: EmailHarnessOptions = {}): Promise<EmailHarness> {
-  harness = await startEmailHarness(options);
-  return harness;
-}
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = startEachTest();
 
 function withAttachments(directory: string): { attachmentsDirectory: string } {
   const attachments = join(directory, 'attachments');

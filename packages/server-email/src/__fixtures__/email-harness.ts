@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@toolshed/mcp-core';
 import { connectInMemory } from '@toolshed/mcp-core/testing';
+import { afterEach } from 'vitest';
 import { createEmailServer } from '../create-email-server.ts';
 import type { EmailServerOptions, SendLogEntry } from '../email-server-options.ts';
 import { type SmtpFixture, type SmtpFixtureOptions, startSmtpFixture } from './smtp-fixture.ts';
@@ -98,6 +99,22 @@ export async function startEmailHarness(options: EmailHarnessOptions = {}): Prom
   }
   const { recording } = await connectInMemory(server, client);
   return harness;
+}
+
+/**
+ * A `start` for tests that each want their own server: the harness a test
+ * started last is closed after it.
+ */
+export function startEachTest(): (options?: EmailHarnessOptions) => Promise<EmailHarness> {
+  let harness: EmailHarness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+  return async (options = {}) => {
+    harness = await startEmailHarness(options);
+    return harness;
+  };
 }
 
 /** The text of a result's first block. */
