@@ -16,6 +16,7 @@ it('pins the public API: adding to it is a decision', () => {
     'createGuardedLookup',
     'createInMemoryTransportPair',
     'createMcpServer',
+    'createOutboundFetcher',
     'createRateLimiter',
     'createStdioServerTransport',
     'defineCli',

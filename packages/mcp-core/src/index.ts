@@ -30,6 +30,12 @@ export { ToolError } from './errors/tool-error.ts';
 export { fileSystemToolError } from './guards/file-system-error.ts';
 export { createGuardedLookup, type GuardedLookupOptions, type LookupFunction } from './guards/guarded-lookup.ts';
 export { classifyAddress } from './guards/ip-address-ranges.ts';
+export {
+  createOutboundFetcher,
+  type OutboundFetcher,
+  type OutboundFetchOptions,
+  type OutboundResponse,
+} from './guards/outbound-fetch.ts';
 export { checkOutboundUrl, type OutboundUrlOptions } from './guards/outbound-url.ts';
 export type { PathAccess, PathGrant } from './guards/path-grant.ts';
 export { type GuardedPath, PathGuard, type PathGuardOptions, type ResolveOptions } from './guards/path-guard.ts';

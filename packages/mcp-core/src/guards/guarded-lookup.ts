@@ -3,16 +3,19 @@ import { Resolver, lookup as systemLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ToolError } from '../errors/tool-error.ts';
 import { classifyAddress } from './ip-address-ranges.ts';
+import { hostKey } from './outbound-url.ts';
 
 export interface GuardedLookupOptions {
   /** Ask these DNS servers (`IP` or `IP:PORT`) instead of the system resolver. */
-  dnsServers?: readonly string[];
+  dnsServers?: readonly string[] | undefined;
+  /** Names whose addresses are not checked: hosts the operator put on a private network on purpose. */
+  trustedHosts?: readonly string[] | undefined;
 }
 
 /** The shape `net.connect`, `http.request` and undici's `connect` take as `lookup`. */
 export type LookupFunction = (
   hostname: string,
-  options: { all?: boolean; family?: number | string },
+  options: { all?: boolean | undefined; family?: number | string | undefined },
   callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
 ) => void;
 
@@ -57,11 +60,12 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupF
     resolver = new Resolver({ timeout: 5_000, tries: 2 });
     resolver.setServers([...options.dnsServers]);
   }
+  const trusted = new Set((options.trustedHosts ?? []).map(hostKey));
   return (hostname, lookupOptions, callback) => {
     const name = hostname.replace(/^\[|\]$/g, '');
     resolveAll(name, resolver).then(
       (addresses) => {
-        for (const { address } of addresses) {
+        for (const { address } of trusted.has(hostKey(name)) ? [] : addresses) {
           const reason = classifyAddress(address);
           if (reason !== undefined) {
             callback(blocked(name, address, reason), '');

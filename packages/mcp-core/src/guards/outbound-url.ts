@@ -4,7 +4,21 @@ import { classifyAddress } from './ip-address-ranges.ts';
 
 export interface OutboundUrlOptions {
   /** Default: `['http:', 'https:']`. */
-  schemes?: readonly string[];
+  schemes?: readonly string[] | undefined;
+  /**
+   * Host names (or IP literals) the operator trusts to be on a private
+   * network — an intranet image store, say. Only these exact hosts skip the
+   * address check; a redirect or a name resolving elsewhere is checked as usual.
+   */
+  trustedHosts?: readonly string[] | undefined;
+}
+
+/** The canonical form hosts are compared in: lower case, no brackets, no trailing dot. */
+export function hostKey(host: string): string {
+  return host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -31,7 +45,7 @@ export function checkOutboundUrl(input: string | URL, options: OutboundUrlOption
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (host === '') throw new ToolError('The URL has no host.');
-  if (isIP(host) !== 0) {
+  if (isIP(host) !== 0 && !(options.trustedHosts ?? []).map(hostKey).includes(hostKey(host))) {
     const reason = classifyAddress(host);
     if (reason !== undefined)
       throw new ToolError(`${url.host} is a ${reason} address, which this server does not fetch from.`);

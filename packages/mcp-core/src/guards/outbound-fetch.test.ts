@@ -1,0 +1,166 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type DnsServer, startDnsServer } from '../testing/dns-server.ts';
+import { createOutboundFetcher, type OutboundFetcher } from './outbound-fetch.ts';
+
+type Route = (request: IncomingMessage, response: ServerResponse) => void;
+
+describe('createOutboundFetcher', () => {
+  let server: Server;
+  let port: number;
+  let dns: DnsServer;
+  let fetcher: OutboundFetcher;
+  const hits: string[] = [];
+  const routes: Record<string, Route> = {
+    '/image': (_request, response) => {
+      response.setHeader('content-type', 'image/png');
+      response.end(Buffer.alloc(100, 7));
+    },
+    '/redirect-once': (_request, response) => {
+      response.writeHead(302, { location: '/image' });
+      response.end();
+    },
+    '/loop': (_request, response) => {
+      response.writeHead(302, { location: '/loop' });
+      response.end();
+    },
+    '/no-location': (_request, response) => {
+      response.writeHead(301);
+      response.end();
+    },
+    '/missing': (_request, response) => {
+      response.writeHead(404);
+      response.end('no');
+    },
+    '/declared-large': (_request, response) => {
+      response.setHeader('content-length', String(10_000));
+      response.end(Buffer.alloc(10_000));
+    },
+    '/streamed-large': (_request, response) => {
+      response.write(Buffer.alloc(600));
+      response.write(Buffer.alloc(600));
+      response.end();
+    },
+    '/slow': () => {},
+  };
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const path = new URL(request.url ?? '/', 'http://x').pathname;
+      hits.push(`${request.headers.host?.split(':')[0]}${path}`);
+      const route = routes[path];
+      if (route !== undefined) {
+        route(request, response);
+        return;
+      }
+      // /to?url=… redirects wherever the test says.
+      const target = new URL(request.url ?? '/', 'http://x').searchParams.get('url');
+      response.writeHead(302, { location: target ?? '/' });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    dns = await startDnsServer({
+      'images.test': { a: ['127.0.0.1'] },
+      'evil.test': { a: ['127.0.0.1'] },
+      'metadata.test': { a: ['169.254.169.254'] },
+    });
+    fetcher = createOutboundFetcher({
+      maxBytes: 1_000,
+      timeoutMs: 1_500,
+      dnsServers: [dns.server],
+      trustedHosts: ['images.test'],
+      userAgent: 'toolshed-test',
+    });
+  });
+
+  beforeEach(() => {
+    hits.length = 0;
+  });
+
+  afterAll(async () => {
+    await fetcher.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await dns.close();
+  });
+
+  const trusted = (path: string) => `http://images.test:${port}${path}`;
+
+  it('fetches from a trusted host, with its content type', async () => {
+    const response = await fetcher.fetch(trusted('/image'));
+    expect(response.body).toEqual(Buffer.alloc(100, 7));
+    expect(response.contentType).toBe('image/png');
+    expect(response.redirects).toBe(0);
+  });
+
+  it('follows a redirect on the same host', async () => {
+    const response = await fetcher.fetch(trusted('/redirect-once'));
+    expect(response.url.pathname).toBe('/image');
+    expect(response.redirects).toBe(1);
+  });
+
+  it.each([
+    [
+      'an untrusted name resolving to loopback',
+      () => `http://evil.test:${port}/image`,
+      /evil\.test resolves to 127\.0\.0\.1, a loopback/,
+    ],
+    ['a loopback literal', () => `http://127.0.0.1:${port}/image`, /127\.0\.0\.1:\d+ is a loopback address/],
+    ['a decimal loopback literal', () => `http://2130706433:${port}/image`, /loopback/],
+    [
+      'a name resolving to cloud metadata',
+      () => `http://metadata.test:${port}/`,
+      /169\.254\.169\.254, a cloud metadata/,
+    ],
+    ['a file URL', () => 'file:///etc/passwd', /file: scheme/],
+  ])('refuses %s before connecting', async (_name, url, message) => {
+    await expect(fetcher.fetch(url())).rejects.toThrow(message);
+    expect(hits).toEqual([]);
+  });
+
+  it.each([
+    ['a loopback literal', () => `http://127.0.0.1:${port}/image`, /is a loopback address/],
+    ['an untrusted name resolving to loopback', () => `http://evil.test:${port}/image`, /evil\.test resolves to/],
+    ['a metadata address', () => 'http://169.254.169.254/latest/meta-data/', /cloud metadata/],
+    ['a file URL', () => 'file:///etc/passwd', /file: scheme/],
+    ['a gopher URL', () => 'gopher://127.0.0.1:6379/_INFO', /gopher: scheme/],
+  ])('re-checks a redirect to %s', async (_name, target, message) => {
+    await expect(fetcher.fetch(trusted(`/to?url=${encodeURIComponent(target())}`))).rejects.toThrow(message);
+    expect(hits).toEqual(['images.test/to']);
+  });
+
+  it('stops after the redirect cap', async () => {
+    await expect(fetcher.fetch(trusted('/loop'))).rejects.toThrow(/redirected more than 3 times/);
+    expect(hits).toHaveLength(4);
+  });
+
+  it.each([
+    ['/no-location', /answered 301 without a Location/],
+    ['/missing', /answered HTTP 404/],
+    ['/declared-large', /larger than 1000 bytes/],
+    ['/streamed-large', /larger than 1000 bytes/],
+    ['/slow', /took longer than 1500 ms/],
+  ])('refuses %s clearly', async (path, message) => {
+    await expect(fetcher.fetch(trusted(path))).rejects.toThrow(message);
+  });
+
+  it('says when a name does not resolve or nothing listens', async () => {
+    await expect(fetcher.fetch('http://nowhere.test/')).rejects.toThrow(/nowhere\.test does not resolve/);
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const direct = createOutboundFetcher({ maxBytes: 10, timeoutMs: 1_000, trustedHosts: ['127.0.0.1'] });
+    await expect(direct.fetch(`http://127.0.0.1:${closedPort}/`)).rejects.toThrow(/connection was refused/);
+    await direct.close();
+  });
+
+  it('stops when the caller cancels', async () => {
+    const controller = new AbortController();
+    const pending = fetcher.fetch(trusted('/slow'), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('cancelled by caller')), 100);
+    await expect(pending).rejects.toThrow('cancelled by caller');
+  });
+});
