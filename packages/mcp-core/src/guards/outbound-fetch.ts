@@ -10,17 +10,17 @@ export interface OutboundFetchOptions {
   /** The whole fetch — connection, every redirect and the body — must finish within this. */
   timeoutMs: number;
   /** Redirects followed, each one checked like the first URL. Default 3. */
-  maxRedirects?: number;
+  maxRedirects?: number | undefined;
   /** Default: `['http:', 'https:']`. */
-  schemes?: readonly string[];
+  schemes?: readonly string[] | undefined;
   /** Ask these DNS servers (`IP` or `IP:PORT`) instead of the system resolver. */
-  dnsServers?: readonly string[];
+  dnsServers?: readonly string[] | undefined;
   /** Hosts allowed to be on a private network (see {@link checkOutboundUrl}). */
-  trustedHosts?: readonly string[];
+  trustedHosts?: readonly string[] | undefined;
   /** Sent as `Accept`. Default `*\/*`. */
-  accept?: string;
+  accept?: string | undefined;
   /** Sent as `User-Agent`. */
-  userAgent?: string;
+  userAgent?: string | undefined;
 }
 
 export interface OutboundResponse {

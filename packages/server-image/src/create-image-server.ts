@@ -1,0 +1,99 @@
+import {
+  createMcpServer,
+  createOutboundFetcher,
+  LocalError,
+  type McpServer,
+  PathGuard,
+  resolveLimits,
+} from '@toolshed/mcp-core';
+import { createAdjustImageTool } from './adjust-image-tool.ts';
+import { createConvertImageTool } from './convert-image-tool.ts';
+import { createCropImageTool } from './crop-image-tool.ts';
+import type { ImageContext } from './image-context.ts';
+import { createImageInfoTool } from './image-info-tool.ts';
+import { defaultImageLimits, type ImageServerOptions } from './image-server-options.ts';
+import { createProcessImageTool } from './process-image-tool.ts';
+import { createResizeImageTool } from './resize-image-tool.ts';
+import { createRotateImageTool } from './rotate-image-tool.ts';
+import { createThumbnailImageTool } from './thumbnail-image-tool.ts';
+import { createWatermarkImageTool } from './watermark-image-tool.ts';
+import { WorkLimiter } from './work-limiter.ts';
+
+const serverVersion = '0.1.0';
+
+function inputGuard(options: ImageServerOptions): PathGuard | undefined {
+  const grants = [
+    // Inputs are only ever read, whatever access a grant was written with.
+    ...(options.directories ?? []).map((directory) =>
+      typeof directory === 'string'
+        ? `${directory.replace(/:(ro|rw)$/, '')}:ro`
+        : { path: directory.path, access: 'read' as const },
+    ),
+    ...(options.outputDirectory === undefined ? [] : [`${options.outputDirectory}:ro`]),
+  ];
+  return grants.length === 0 ? undefined : PathGuard.create(grants, { readOnly: true });
+}
+
+/**
+ * An image server: image_info, resize, crop, rotate, convert, thumbnail,
+ * watermark, adjust and a pipeline, on sharp. Inputs come from the allowed
+ * directories, as base64, or (when allowed) from public URLs; results come
+ * back as images fitted to what clients accept, and full-size into the
+ * output directory when there is one.
+ *
+ * @example
+ * const server = createImageServer({ directories: ['~/Pictures'], outputDirectory: '~/Pictures/out' });
+ */
+export function createImageServer(options: ImageServerOptions = {}): McpServer {
+  const limits = resolveLimits(defaultImageLimits, options.limits ?? {});
+  if (limits.previewMaxEdge > limits.maxOutputEdge) {
+    throw new LocalError('config_invalid', 'previewMaxEdge cannot be larger than maxOutputEdge');
+  }
+  const context: ImageContext = {
+    limits,
+    inputs: inputGuard(options),
+    outputs:
+      options.outputDirectory === undefined
+        ? undefined
+        : PathGuard.create([{ path: options.outputDirectory, access: 'write' }]),
+    fetcher:
+      options.allowUrls === true
+        ? createOutboundFetcher({
+            maxBytes: limits.maxInputBytes,
+            timeoutMs: limits.urlTimeoutMs,
+            maxRedirects: limits.maxRedirects,
+            dnsServers: options.dnsServers,
+            trustedHosts: options.trustedHosts,
+            accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/tiff;q=0.9,*/*;q=0.5',
+            userAgent: `toolshed-image/${serverVersion}`,
+          })
+        : undefined,
+    limiter: new WorkLimiter(limits.maxConcurrent, limits.maxQueued),
+  };
+  const sources = [
+    context.inputs === undefined ? undefined : 'a path in the allowed directories',
+    'base64 data',
+    context.fetcher === undefined ? undefined : 'a public http(s) URL',
+  ].filter((source) => source !== undefined);
+  return createMcpServer({
+    name: 'toolshed-image',
+    title: 'Toolshed Image',
+    version: serverVersion,
+    instructions:
+      `Image tools on sharp. Give each image as ${sources.join(', or ')}. Use image_info first when you need the size. ` +
+      'For more than one change, use process_image: one decode, one encode. Results come back as images you can see' +
+      (context.outputs === undefined ? '.' : ', and full-size files in the output directory.'),
+    tools: [
+      createImageInfoTool(context),
+      createResizeImageTool(context),
+      createCropImageTool(context),
+      createRotateImageTool(context),
+      createConvertImageTool(context),
+      createThumbnailImageTool(context),
+      createWatermarkImageTool(context),
+      createAdjustImageTool(context),
+      createProcessImageTool(context),
+    ],
+    onClose: () => context.fetcher?.close(),
+  });
+}

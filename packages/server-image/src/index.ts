@@ -1,0 +1,7 @@
+/**
+ * Image tools for MCP clients on sharp, with limits that keep a server up.
+ *
+ * @module
+ */
+export { createImageServer } from './create-image-server.ts';
+export { defaultImageLimits, type ImageLimits, type ImageServerOptions } from './image-server-options.ts';

@@ -1,0 +1,97 @@
+import type { ToolContext, ToolResult } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import { startDeadline } from './call-deadline.ts';
+import type { ImageContext } from './image-context.ts';
+import { probeImage } from './image-probe.ts';
+import { imageResult } from './image-result.ts';
+import { type ImageSourceArguments, loadImage } from './image-source.ts';
+import type { Operation } from './operations/operation.ts';
+import { checkEncodeOptions, chosenFormat, defaultFormatFor, type OutputFormat } from './output-format.ts';
+import { renderImage } from './render-image.ts';
+import { writeResult } from './write-result.ts';
+
+export type OutputArguments = {
+  format?: OutputFormat | undefined;
+  quality?: number | undefined;
+  lossless?: boolean | undefined;
+  output_name?: string | undefined;
+  keep_metadata?: boolean | undefined;
+};
+
+export const keepMetadataField: z.ZodDefault<z.ZodBoolean> = z
+  .boolean()
+  .default(false)
+  .describe('Keep EXIF (GPS included), XMP and the colour profile; by default all metadata is removed');
+
+export interface TransformRequest {
+  source: ImageSourceArguments;
+  output: OutputArguments;
+  /** The steps, made once inputs they need (a watermark's overlay) are loaded. */
+  operations: (signal: AbortSignal) => Promise<Operation[]> | Operation[];
+  /** When the call gives no format: default the input's. */
+  defaultFormat?: OutputFormat | undefined;
+}
+
+/**
+ * One transform call from start to finish, under its deadline: read the
+ * input (path, data or a guarded download), wait for a turn, check the
+ * header against the limits, render, write the full-size file when there is
+ * an output directory, and answer with the fitted image.
+ */
+export async function transformImage(
+  context: ImageContext,
+  call: ToolContext,
+  request: TransformRequest,
+): Promise<ToolResult> {
+  const { limits } = context;
+  const deadline = startDeadline(limits.timeoutMs, call.signal);
+  try {
+    return await deadline.race(
+      (async () => {
+        const input = await loadImage(request.source, context, deadline.signal);
+        const operations = await request.operations(deadline.signal);
+        return await context.limiter.run(async () => {
+          const probe = await probeImage(input.bytes, input.label, limits);
+          const format = chosenFormat(
+            request.output.format,
+            request.output.output_name,
+            request.defaultFormat ?? defaultFormatFor(probe.format),
+          );
+          const encode = { quality: request.output.quality, lossless: request.output.lossless };
+          checkEncodeOptions(format, encode);
+          const keepMetadata = request.output.keep_metadata === true;
+          const outcome = await renderImage(
+            {
+              bytes: input.bytes,
+              label: input.label,
+              probe,
+              operations,
+              format,
+              encode,
+              keepMetadata,
+              keepFull: context.outputs !== undefined,
+              progress: (done, total, message) => {
+                call.progress(done, total, message);
+              },
+            },
+            limits,
+            deadline,
+          );
+          deadline.signal.throwIfAborted();
+          const names = operations.map((operation) => operation.name);
+          const file =
+            context.outputs === undefined || outcome.full === undefined
+              ? undefined
+              : await writeResult(context.outputs, outcome.full, {
+                  name: request.output.output_name,
+                  stem: input.stem,
+                  operations: names,
+                });
+          return imageResult({ bytes: input.bytes, probe }, outcome, { operations: names, file, keepMetadata });
+        }, deadline.signal);
+      })(),
+    );
+  } finally {
+    deadline.dispose();
+  }
+}
