@@ -43,7 +43,10 @@ export function adjustOperation(args: AdjustArguments): Operation {
     name: 'adjust',
     animated: true,
     plan(input) {
-      if (Object.values(args).every((value) => value === undefined || value === false)) {
+      const given = (Object.keys(adjustFields) as (keyof AdjustArguments)[]).filter(
+        (key) => args[key] !== undefined && args[key] !== false,
+      );
+      if (given.length === 0) {
         throw new ToolError(
           'adjust needs at least one of grayscale, blur, sharpen, normalise, brightness, saturation, hue, negate.',
         );
