@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Region, type Stats } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CallResult,
@@ -27,14 +27,14 @@ function structured(result: CallResult): Structured {
 }
 
 /** What sharp reads back from a written file. */
-async function fileMetadata(result: CallResult): Promise<sharp.Metadata> {
+async function fileMetadata(result: CallResult): Promise<Metadata> {
   const file = structured(result).file;
   if (file === undefined) throw new Error('no file in the result');
   return sharp(readFileSync(file.path), { pages: -1 }).metadata();
 }
 
 /** Statistics of one region (sharp's stats() reads the input, not the pipeline, so the region is cut first). */
-async function regionStats(path: string, region: sharp.Region): Promise<sharp.Stats> {
+async function regionStats(path: string, region: Region): Promise<Stats> {
   return sharp(await sharp(readFileSync(path)).extract(region).png().toBuffer()).stats();
 }
 
@@ -273,7 +273,7 @@ describe('image server with an output directory', () => {
 
   it('adjusts: grayscale leaves no colour', async () => {
     const result = await h.call('adjust_image', { path: 'photo.jpeg', grayscale: true, sharpen: 1, format: 'png' });
-    const coloured = (raw: { data: Buffer; info: sharp.OutputInfo }) => {
+    const coloured = (raw: { data: Buffer; info: OutputInfo }) => {
       let count = 0;
       for (let at = 0; at < raw.data.length; at += raw.info.channels) {
         if (raw.data[at] !== raw.data[at + 1] || raw.data[at] !== raw.data[at + 2]) count++;

@@ -73,7 +73,7 @@ async function fromUrl(url: string, context: ImageContext, signal: AbortSignal):
 
 function fromData(data: string, context: ImageContext): LoadedImage {
   const text = data.replace(dataUrlPrefix, '').replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
-  const size = Math.floor((text.length * 3) / 4);
+  const size = Math.floor((text.length * 3) / 4) - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
   if (size > context.limits.maxInputBytes) throw tooLarge('The data', size, context.limits.maxInputBytes);
   if (!base64Text.test(text)) throw new ToolError('data is not base64: give the image bytes base64-encoded.');
   return { bytes: Buffer.from(text, 'base64'), label: 'the data', stem: 'image' };
