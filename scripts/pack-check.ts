@@ -47,6 +47,7 @@ const startArguments: Record<string, (directory: string) => string[]> = {
   'toolshed-filesystem': (directory) => [directory],
   'toolshed-weather': () => [],
   'toolshed-email': (directory) => ['--outbox', join(directory, 'outbox')],
+  'toolshed-image': (directory) => [directory],
 };
 
 function initializeOverStdio(binPath: string, name: string, args: string[]): Promise<void> {
@@ -265,6 +266,23 @@ const server = createEmailServer({ outboxDirectory: 'smoke-outbox', skipConfirma
 const eml = files.length === 1 ? readFileSync('smoke-outbox/' + files[0], 'utf8') : '';
 if (answers[1]?.result?.structuredContent?.delivery !== 'outbox' || !eml.includes('Subject: =?UTF-8?Q?Smoke_=E2=9C=93?=')) { console.error(JSON.stringify(answers), eml); process.exit(1); }`,
   ),
+);
+
+// sharp is a native addon with per-platform binaries: make a thumbnail through the installed package.
+checkInMemoryCall(
+  '@toolshed/server-image',
+  '@toolshed/server-image makes a thumbnail with sharp from the installed tarball',
+  inMemoryCallScript(
+    `import sharp from 'sharp';
+import { createImageServer } from '@toolshed/server-image';
+const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#336699' } }).png().toBuffer();
+const server = createImageServer();`,
+    { name: 'thumbnail_image', arguments: { data: '__PNG__', size: 64 } },
+    `const result = answers[1]?.result;
+const image = result?.content?.find((block) => block.type === 'image');
+const metadata = image === undefined ? undefined : await sharp(Buffer.from(image.data, 'base64')).metadata();
+if (metadata?.format !== 'webp' || metadata.width !== 64 || metadata.height !== 64) { console.error(JSON.stringify(answers)); process.exit(1); }`,
+  ).replace('"__PNG__"', "png.toString('base64')"),
 );
 
 rmSync(work, { recursive: true, force: true });
