@@ -2,7 +2,6 @@ import { ToolError } from '@toolshed/mcp-core';
 
 interface Waiter {
   start: () => void;
-  signal: AbortSignal | undefined;
   abort: () => void;
 }
 
@@ -22,10 +21,6 @@ export class WorkLimiter {
   constructor(maxConcurrent: number, maxQueued: number) {
     this.#maxConcurrent = maxConcurrent;
     this.#maxQueued = maxQueued;
-  }
-
-  get running(): number {
-    return this.#running;
   }
 
   async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -53,7 +48,6 @@ export class WorkLimiter {
     }
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
-        signal,
         start: () => {
           signal?.removeEventListener('abort', waiter.abort);
           this.#running += 1;
