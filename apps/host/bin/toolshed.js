@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { enableCompileCache } from 'node:module';
+
+enableCompileCache?.();
+await import('../dist/toolshed.js');

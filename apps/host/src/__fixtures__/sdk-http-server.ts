@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import * as z from 'zod';
+
+export interface SdkHttpServer {
+  url: string;
+  /** Calls of slow_count that saw their cancellation. */
+  cancelled: number;
+  close(): Promise<void>;
+}
+
+function buildServer(state: { cancelled: number }): McpServer {
+  const server = new McpServer({ name: 'sdk-http-fixture', version: '1.0.0' });
+  server.registerTool(
+    'add',
+    {
+      description: 'Adds two numbers.',
+      inputSchema: { a: z.number(), b: z.number() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } }),
+  );
+  server.registerTool(
+    'slow_count',
+    {
+      description: 'Counts to `to`, one step every `stepMs`, reporting progress.',
+      inputSchema: { to: z.number(), stepMs: z.number() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ to, stepMs }, extra) => {
+      for (let step = 1; step <= to; step++) {
+        await new Promise((resolve) => setTimeout(resolve, stepMs));
+        if (extra.signal.aborted) {
+          state.cancelled += 1;
+          return { content: [{ type: 'text', text: 'cancelled' }] };
+        }
+        const progressToken = extra._meta?.progressToken;
+        if (progressToken !== undefined) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, total: to },
+          });
+        }
+      }
+      return { content: [{ type: 'text', text: `counted to ${to}` }] };
+    },
+  );
+  server.registerTool(
+    'delete_everything',
+    { description: 'Pretends to delete everything (no annotations: may be destructive).', inputSchema: {} },
+    async () => ({ content: [{ type: 'text', text: 'deleted' }] }),
+  );
+  return server;
+}
+
+/** A foreign Streamable HTTP server built with the official SDK, on 127.0.0.1, one session per client. */
+export async function startSdkHttpServer(): Promise<SdkHttpServer> {
+  const state = { cancelled: 0 };
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const http: Server = createServer(async (request, response) => {
+    const sessionId = request.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (transport === undefined) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          if (transport !== undefined) transports.set(id, transport);
+        },
+      });
+      await buildServer(state).connect(transport);
+    }
+    await transport.handleRequest(request, response);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    get cancelled() {
+      return state.cancelled;
+    },
+    async close() {
+      for (const transport of transports.values()) await transport.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}

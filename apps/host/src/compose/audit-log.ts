@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** One line of the audit log: a call, from whom, to what, decided how, and how it ended. */
+export type AuditEntry = {
+  time: string;
+  caller: string;
+  server: string;
+  tool: string;
+  upstream_tool: string;
+  arguments_sha256: string;
+  approval: 'not_required' | 'waived' | 'approved' | 'declined' | 'cancelled' | 'unavailable';
+  duration_ms: number;
+  outcome: 'ok' | 'tool_error' | 'error' | 'cancelled' | 'timeout' | 'rate_limited' | 'refused';
+  error?: string;
+};
+
+export interface AuditLogOptions {
+  path: string;
+  /** Size at which the file is rotated: `audit.jsonl` → `audit.jsonl.1` → … */
+  maxBytes: number;
+  /** Rotated files kept. */
+  files: number;
+}
+
+const secretPatterns: [RegExp, string][] = [
+  [/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
+  [
+    /\b(api[_-]?key|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|pwd|authorization|cookie)(["']?\s*[:=]\s*["']?)[^\s"',;&]+/gi,
+    '$1$2[redacted]',
+  ],
+  [/\b(sk|pk|ghp|gho|ghs|xox[abp]|AKIA)[-_A-Za-z0-9]{12,}/g, '[redacted]'],
+  [/\b[A-Za-z0-9+/_-]{40,}={0,2}/g, '[redacted]'],
+];
+
+/** Removes what looks like a credential from text that goes into the log. */
+export function redactSecrets(text: string): string {
+  let redacted = text;
+  for (const [pattern, replacement] of secretPatterns) redacted = redacted.replace(pattern, replacement);
+  return redacted.length > 500 ? `${redacted.slice(0, 500)}…` : redacted;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+/** A digest of a call's arguments: equal arguments give equal digests; the arguments themselves are never logged. */
+export function argumentsDigest(args: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(args ?? {})))
+    .digest('hex');
+}
+
+/**
+ * The audit log: JSON Lines, one per tool call, appended synchronously so
+ * lines are whole and in order; readable by the owner only; rotated by size.
+ */
+export class AuditLog {
+  readonly #options: AuditLogOptions;
+  #size: number | undefined;
+
+  constructor(options: AuditLogOptions) {
+    this.#options = options;
+    mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+  }
+
+  get path(): string {
+    return this.#options.path;
+  }
+
+  write(entry: AuditEntry): void {
+    const line = `${JSON.stringify(entry.error === undefined ? entry : { ...entry, error: redactSecrets(entry.error) })}\n`;
+    const { path, maxBytes } = this.#options;
+    if (this.#size === undefined) {
+      try {
+        this.#size = statSync(path).size;
+      } catch {
+        this.#size = 0;
+      }
+    }
+    if (this.#size > 0 && this.#size + Buffer.byteLength(line) > maxBytes) this.#rotate();
+    appendFileSync(path, line, { mode: 0o600 });
+    this.#size += Buffer.byteLength(line);
+  }
+
+  #rotate(): void {
+    const { path, files } = this.#options;
+    for (let index = files - 1; index >= 1; index--) {
+      try {
+        renameSync(`${path}.${index}`, `${path}.${index + 1}`);
+      } catch {
+        // No file at this place yet.
+      }
+    }
+    renameSync(path, `${path}.1`);
+    this.#size = 0;
+  }
+}

@@ -1,0 +1,156 @@
+import { type CallToolResult, type Tool, type ToolContext, type ToolDescriptor, toolError } from '@toolshed/mcp-core';
+import * as z from 'zod';
+import type { Upstream } from '../upstream/upstream.ts';
+import { UpstreamRpcError } from '../upstream/upstream-session.ts';
+import { approvalRequirement } from './approval-rule.ts';
+import { type AuditEntry, type AuditLog, argumentsDigest } from './audit-log.ts';
+import type { CallLimiter } from './call-limiter.ts';
+
+export interface ProxyToolOptions {
+  upstream: Upstream;
+  /** The upstream's own descriptor. */
+  descriptor: ToolDescriptor;
+  /** The name clients see. */
+  exposedName: string;
+  audit: AuditLog | undefined;
+  limiter: CallLimiter | undefined;
+}
+
+const anyArguments = z.looseObject({});
+
+function callerOf(context: ToolContext): string {
+  const client = context.client.info;
+  const who =
+    client === undefined
+      ? 'unknown client'
+      : `${client.name}${client.version === undefined ? '' : `/${client.version}`}`;
+  return context.auth?.subject === undefined ? who : `${who} as ${context.auth.subject}`;
+}
+
+function quoteArguments(args: Record<string, unknown>): string {
+  const text = JSON.stringify(args, null, 2);
+  return text.length > 1500 ? `${text.slice(0, 1500)}\n… (${text.length} characters in all)` : text;
+}
+
+/** Answers what an upstream asks in the middle of a call, through the caller's own client. */
+function serverRequestHandler(context: ToolContext) {
+  return async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    switch (method) {
+      case 'elicitation/create': {
+        const outcome = await context.elicit({
+          message: String(params.message ?? ''),
+          schema: anyArguments,
+          ...(params.requestedSchema === undefined
+            ? {}
+            : { requestedSchema: params.requestedSchema as Record<string, unknown> }),
+        });
+        if (outcome.action === 'unavailable') throw new UpstreamRpcError(-32603, outcome.reason);
+        return outcome.action === 'accept'
+          ? { action: 'accept', content: outcome.content }
+          : { action: outcome.action };
+      }
+      case 'roots/list':
+        return { roots: (await context.roots()) ?? [] };
+      case 'sampling/createMessage':
+        return context.sample(params as never);
+      default:
+        throw new UpstreamRpcError(-32601, `${method} is not forwarded by the host`);
+    }
+  };
+}
+
+/**
+ * A tool on the host that stands for one upstream tool: the upstream's
+ * descriptor under the exposed name, and a run that checks the rate limit,
+ * asks the human when the call needs approval (the model's arguments can
+ * never answer), forwards the call with the caller's progress, cancellation
+ * and elicitation, returns the upstream's result as it came, and writes one
+ * audit line whatever happens.
+ */
+export function createProxyTool(options: ProxyToolOptions): Tool {
+  const { upstream, descriptor, exposedName, audit, limiter } = options;
+  const settings = upstream.entry;
+  const requirement = approvalRequirement(descriptor.name, descriptor.annotations, settings.approval);
+  return {
+    name: exposedName,
+    descriptor: { ...descriptor, name: exposedName },
+    input: anyArguments,
+    output: undefined,
+    async run(args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+      const started = performance.now();
+      let approval: AuditEntry['approval'] = requirement.required
+        ? 'unavailable'
+        : requirement.because === 'operator waived'
+          ? 'waived'
+          : 'not_required';
+      const finish = (outcome: AuditEntry['outcome'], error?: string) =>
+        audit?.write({
+          time: new Date().toISOString(),
+          caller: callerOf(context),
+          server: settings.name,
+          tool: exposedName,
+          upstream_tool: descriptor.name,
+          arguments_sha256: argumentsDigest(args),
+          approval,
+          duration_ms: Math.round(performance.now() - started),
+          outcome,
+          ...(error === undefined ? {} : { error }),
+        });
+
+      const limited = limiter?.take();
+      if (limited !== undefined) {
+        finish('rate_limited', limited);
+        return toolError(limited);
+      }
+      if (requirement.required) {
+        const why =
+          requirement.because === 'operator rule'
+            ? 'the operator requires approval for it'
+            : 'it may change or delete things';
+        const decision = await context.confirm(
+          `Allow ${exposedName} (${descriptor.name} on ${settings.name})? ${why[0]?.toUpperCase()}${why.slice(1)}.\n\nArguments:\n${quoteArguments(args)}`,
+        );
+        if (!decision.confirmed) {
+          approval =
+            decision.action === 'decline' ? 'declined' : decision.action === 'cancel' ? 'cancelled' : 'unavailable';
+          const message =
+            decision.action === 'unavailable'
+              ? `${exposedName} needs a human's approval, and this client cannot ask for it; it was not run. Use a client that supports elicitation, or ask the operator.`
+              : `The user ${decision.action === 'decline' ? 'declined' : 'dismissed'} ${exposedName}; it was not run. Do not retry unless the user asks.`;
+          finish('refused', message);
+          return toolError(message);
+        }
+        approval = 'approved';
+      }
+
+      const timeoutMs = settings.toolTimeoutMs;
+      const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+      const signal = timeout === undefined ? context.signal : AbortSignal.any([context.signal, timeout]);
+      try {
+        const result = (await upstream.call(descriptor.name, args, {
+          signal,
+          onProgress: (update) => context.progress(update.progress, update.total, update.message),
+          onServerRequest: serverRequestHandler(context),
+        })) as CallToolResult;
+        finish(result.isError === true ? 'tool_error' : 'ok');
+        return result;
+      } catch (error) {
+        if (context.signal.aborted) {
+          finish('cancelled');
+          throw error;
+        }
+        if (timeout?.aborted === true) {
+          const message = `${exposedName} did not finish within ${timeoutMs} ms, the limit for this tool; it was cancelled.`;
+          finish('timeout', message);
+          return toolError(message);
+        }
+        const message =
+          error instanceof UpstreamRpcError
+            ? `${settings.name} refused the call: ${error.message}`
+            : `${settings.name} could not run ${descriptor.name}: ${error instanceof Error ? error.message : String(error)}`;
+        finish('error', message);
+        return toolError(message);
+      }
+    },
+  } as Tool;
+}

@@ -1,0 +1,59 @@
+/** Per-server host settings, allowed on every kind of entry. */
+export type HostSettings = {
+  /** Which upstream tools are shown: patterns with `*`; deny wins. */
+  tools?: { allow?: string[] | undefined; deny?: string[] | undefined } | undefined;
+  /** What exposed names start with; default the server's name. */
+  prefix?: string | undefined;
+  /** A call still running after this long is cancelled. */
+  toolTimeoutMs?: number | undefined;
+  rateLimit?: { perMinute?: number | undefined; perHour?: number | undefined } | undefined;
+  /** Tools (patterns with `*`) that need a human yes although not destructive, or that do not although they are. */
+  approval?: { require?: string[] | undefined; skip?: string[] | undefined } | undefined;
+  disabled?: boolean | undefined;
+};
+
+/** The `"toolshed"` block of a config file: the host's own settings. */
+export type HostOptions = {
+  /** Between the prefix and the tool's name. Default `_`. */
+  separator: string;
+  audit: {
+    enabled: boolean;
+    /** Default `$XDG_STATE_HOME/toolshed/audit.jsonl` or `~/.local/state/toolshed/audit.jsonl`. */
+    path?: string | undefined;
+    /** Size at which the log rotates. Default 10 MiB. */
+    maxBytes: number;
+    /** Rotated files kept. Default 5. */
+    files: number;
+  };
+  /** Restarts after crashes before a child server is given up on. Default 5. */
+  maxRestarts: number;
+};
+
+export const toolshedPackages: readonly ToolshedPackage[] = [
+  '@toolshed/server-sql',
+  '@toolshed/server-filesystem',
+  '@toolshed/server-weather',
+  '@toolshed/server-email',
+  '@toolshed/server-image',
+];
+
+export type ToolshedPackage =
+  | '@toolshed/server-sql'
+  | '@toolshed/server-filesystem'
+  | '@toolshed/server-weather'
+  | '@toolshed/server-email'
+  | '@toolshed/server-image';
+
+/** One upstream, whatever shape it was written in. */
+export type ServerEntry = HostSettings & { name: string } & (
+    | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | undefined }
+    | { kind: 'http'; url: string; headers: Record<string, string> }
+    | { kind: 'package'; package: ToolshedPackage; options: Record<string, unknown> }
+  );
+
+export interface HostConfig {
+  options: HostOptions;
+  servers: ServerEntry[];
+  /** Where it came from, for messages: a file path or "embedded defaults". */
+  source: string;
+}

@@ -1,0 +1,9 @@
+/**
+ * One MCP endpoint for many servers.
+ *
+ * @module
+ */
+
+export type { HostConfig, HostOptions, HostSettings, ServerEntry } from './config/host-config.ts';
+export { loadHostConfig, parseHostConfig } from './config/load-config.ts';
+export { type CreateHostOptions, createHost, type Host, type HostToolRow } from './create-host.ts';

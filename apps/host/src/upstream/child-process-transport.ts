@@ -1,0 +1,133 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { JsonRpcPayload, Transport } from '@toolshed/mcp-core';
+
+export interface ChildProcessSpec {
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd: string | undefined;
+}
+
+/** Process groups of every child still running, killed when the host exits however it exits. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // 'exit' handlers run synchronously on every normal exit, uncaught errors included.
+  process.on('exit', () => {
+    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  });
+}
+
+/** The process groups the host has running, for reports and tests. */
+export function runningChildGroups(): number[] {
+  return [...liveGroups];
+}
+
+/**
+ * An MCP stdio connection to a child process. The child leads its own process
+ * group, so that whatever it starts (an `npx` wrapper's node, a server's
+ * workers) is signalled with it: closing sends SIGTERM to the group, then
+ * SIGKILL after a grace period, and the host's exit kills every group left.
+ * stderr is handed over line by line for the host's log.
+ */
+export class ChildProcessTransport implements Transport {
+  readonly #spec: ChildProcessSpec;
+  readonly #onStderr: (line: string) => void;
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #closing = false;
+  onmessage: ((message: unknown) => void) | undefined;
+  onclose: (() => void) | undefined;
+  onerror: ((error: Error) => void) | undefined;
+  /** How the child ended: its exit code, or the signal that ended it. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  constructor(spec: ChildProcessSpec, onStderr: (line: string) => void) {
+    this.#spec = spec;
+    this.#onStderr = onStderr;
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  start(): Promise<void> {
+    installExitHook();
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.#spec.command, [...this.#spec.args], {
+        cwd: this.#spec.cwd,
+        env: { ...process.env, ...this.#spec.env },
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+      this.#child = child;
+      child.once('error', (error) => {
+        this.onerror?.(error);
+        reject(error);
+      });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) liveGroups.add(child.pid);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        // The leader is gone; anything it left in its group goes with it.
+        if (child.pid !== undefined) {
+          killGroup(child.pid, 'SIGKILL');
+          liveGroups.delete(child.pid);
+        }
+        this.onclose?.();
+      });
+      child.stdin.on('error', () => {});
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        if (line.trim() === '') return;
+        let message: unknown;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          this.#onStderr(`(not JSON on stdout) ${line.slice(0, 500)}`);
+          return;
+        }
+        this.onmessage?.(message);
+      });
+      createInterface({ input: child.stderr }).on('line', (line) => this.#onStderr(line));
+    });
+  }
+
+  async send(message: JsonRpcPayload): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || child.exitCode !== null || this.#closing)
+      throw new Error('The child process is not running');
+    await new Promise<void>((resolve, reject) =>
+      child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve())),
+    );
+  }
+
+  /** Ends the child: stdin closed and SIGTERM to its group, SIGKILL after `graceMs`. */
+  async close(graceMs = 2000): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || this.#closing) return;
+    this.#closing = true;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin.end();
+    if (child.pid !== undefined) killGroup(child.pid, 'SIGTERM');
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+    }, graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}

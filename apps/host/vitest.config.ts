@@ -1,0 +1,9 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'host',
+    include: ['src/**/*.test.ts'],
+    testTimeout: 30_000,
+  },
+});
