@@ -71,7 +71,10 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
       `Tools from ${config.servers.length} servers (${config.servers.map((entry) => entry.name).join(', ')}), ` +
       `each named <server>${separator}<tool>. Tools that may change or delete things ask the user first; a declined call must not be retried unless the user asks.`,
     tools: [],
+    onClose: () => upstreamsClosed(),
   });
+  // Closing the server (stdin ended, a signal, host.close) ends every upstream with it.
+  const upstreamsClosed = () => Promise.all(upstreams.map((upstream) => upstream.stop())).then(() => {});
   const owners = new Map<string, Upstream>();
   const exposedBy = new Map<Upstream, Set<string>>();
   const limiters = new Map<Upstream, CallLimiter | undefined>();
@@ -138,7 +141,6 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
       );
     },
     async close() {
-      await Promise.all(upstreams.map((upstream) => upstream.stop()));
       await server.close();
     },
   };

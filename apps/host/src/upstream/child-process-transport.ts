@@ -11,6 +11,8 @@ export interface ChildProcessSpec {
 
 /** Process groups of every child still running, killed when the host exits however it exits. */
 const liveGroups = new Set<number>();
+/** Every process group started, live or not: what a check for leftovers looks for. */
+const startedGroups = new Set<number>();
 let exitHookInstalled = false;
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -30,9 +32,9 @@ function installExitHook(): void {
   });
 }
 
-/** The process groups the host has running, for reports and tests. */
-export function runningChildGroups(): number[] {
-  return [...liveGroups];
+/** The process groups this process has started, running or not. */
+export function startedChildGroups(): number[] {
+  return [...startedGroups];
 }
 
 /**
@@ -78,7 +80,10 @@ export class ChildProcessTransport implements Transport {
         reject(error);
       });
       child.once('spawn', () => {
-        if (child.pid !== undefined) liveGroups.add(child.pid);
+        if (child.pid !== undefined) {
+          liveGroups.add(child.pid);
+          startedGroups.add(child.pid);
+        }
         resolve();
       });
       child.once('exit', (code, signal) => {

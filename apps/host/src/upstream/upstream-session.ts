@@ -85,11 +85,15 @@ export class UpstreamSession {
     return this.#closed;
   }
 
-  async initialize(clientInfo: Implementation): Promise<UpstreamIdentity> {
+  /** Capabilities default to what the host can pass on to its own callers: elicitation, roots, sampling. */
+  async initialize(
+    clientInfo: Implementation,
+    capabilities: Record<string, unknown> = { elicitation: { form: {} }, roots: { listChanged: false }, sampling: {} },
+  ): Promise<UpstreamIdentity> {
     await this.#transport.start();
     const result = (await this.request('initialize', {
       protocolVersion: latestLegacyProtocolVersion,
-      capabilities: { elicitation: { form: {} }, roots: { listChanged: false }, sampling: {} },
+      capabilities,
       clientInfo,
     })) as {
       protocolVersion: string;
