@@ -9,10 +9,12 @@ export interface SdkHttpServer {
   url: string;
   /** Calls of slow_count that saw their cancellation. */
   cancelled: number;
+  /** Calls of delete_everything that ran. */
+  deleted: number;
   close(): Promise<void>;
 }
 
-function buildServer(state: { cancelled: number }): McpServer {
+function buildServer(state: { cancelled: number; deleted: number }): McpServer {
   const server = new McpServer({ name: 'sdk-http-fixture', version: '1.0.0' });
   server.registerTool(
     'add',
@@ -51,14 +53,17 @@ function buildServer(state: { cancelled: number }): McpServer {
   server.registerTool(
     'delete_everything',
     { description: 'Pretends to delete everything (no annotations: may be destructive).', inputSchema: {} },
-    async () => ({ content: [{ type: 'text', text: 'deleted' }] }),
+    async () => {
+      state.deleted += 1;
+      return { content: [{ type: 'text', text: 'deleted' }] };
+    },
   );
   return server;
 }
 
 /** A foreign Streamable HTTP server built with the official SDK, on 127.0.0.1, one session per client. */
 export async function startSdkHttpServer(): Promise<SdkHttpServer> {
-  const state = { cancelled: 0 };
+  const state = { cancelled: 0, deleted: 0 };
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer(async (request, response) => {
     const sessionId = request.headers['mcp-session-id'];
@@ -79,6 +84,9 @@ export async function startSdkHttpServer(): Promise<SdkHttpServer> {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
     get cancelled() {
       return state.cancelled;
+    },
+    get deleted() {
+      return state.deleted;
     },
     async close() {
       for (const transport of transports.values()) await transport.close();

@@ -1,4 +1,11 @@
-import { type CallToolResult, type Tool, type ToolContext, type ToolDescriptor, toolError } from '@toolshed/mcp-core';
+import {
+  type CallToolResult,
+  type ConfirmOutcome,
+  type Tool,
+  type ToolContext,
+  type ToolDescriptor,
+  toolError,
+} from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { Upstream } from '../upstream/upstream.ts';
 import { UpstreamRpcError } from '../upstream/upstream-session.ts';
@@ -107,9 +114,15 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           requirement.because === 'operator rule'
             ? 'the operator requires approval for it'
             : 'it may change or delete things';
-        const decision = await context.confirm(
-          `Allow ${exposedName} (${descriptor.name} on ${settings.name})? ${why[0]?.toUpperCase()}${why.slice(1)}.\n\nArguments:\n${quoteArguments(args)}`,
-        );
+        // A client that cannot ask makes confirm throw (the engine fails closed); that is a refusal too.
+        const decision = await context
+          .confirm(
+            `Allow ${exposedName} (${descriptor.name} on ${settings.name})? ${why[0]?.toUpperCase()}${why.slice(1)}.\n\nArguments:\n${quoteArguments(args)}`,
+          )
+          .catch((): ConfirmOutcome => {
+            if (context.signal.aborted) throw context.signal.reason;
+            return { confirmed: false, action: 'unavailable' };
+          });
         if (!decision.confirmed) {
           approval =
             decision.action === 'decline' ? 'declined' : decision.action === 'cancel' ? 'cancelled' : 'unavailable';
