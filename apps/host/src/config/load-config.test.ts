@@ -3,6 +3,8 @@ import { composedToolName } from '../compose/tool-names.ts';
 import { parseHostConfig } from './load-config.ts';
 
 const source = '/etc/toolshed.json';
+/** `${env:NAME}`, as a config file writes it. */
+const ref = (name: string) => `\${env:${name}}`;
 const parse = (document: unknown, env: NodeJS.ProcessEnv = {}) =>
   parseHostConfig(JSON.stringify(document), source, env);
 
@@ -79,11 +81,11 @@ describe('parseHostConfig', () => {
   it('substitutes ${env:NAME} everywhere, and takes host settings', () => {
     const config = parse(
       {
-        toolshed: { separator: '-', audit: { path: '${env:HOME}/audit.jsonl', maxBytes: 4096 }, maxRestarts: 2 },
+        toolshed: { separator: '-', audit: { path: `${ref('HOME')}/audit.jsonl`, maxBytes: 4096 }, maxRestarts: 2 },
         mcpServers: {
           api: {
-            url: 'https://${env:API_HOST}/mcp',
-            headers: { authorization: 'Bearer ${env:API_TOKEN}' },
+            url: `https://${ref('API_HOST')}/mcp`,
+            headers: { authorization: `Bearer ${ref('API_TOKEN')}` },
             toolTimeoutMs: 5000,
             rateLimit: { perMinute: 10 },
             approval: { require: ['*'], skip: ['get_*'] },
@@ -188,7 +190,7 @@ describe('parseHostConfig', () => {
     ],
     [
       'an unset variable',
-      { mcpServers: { a: { command: 'x', env: { TOKEN: '${env:MISSING_TOKEN}' } } } },
+      { mcpServers: { a: { command: 'x', env: { TOKEN: ref('MISSING_TOKEN') } } } },
       /at mcpServers\.a\.env\.TOKEN: \$\{env:MISSING_TOKEN\} is used but MISSING_TOKEN is not set/,
     ],
   ])('refuses %s, naming where', (_name, document, message) => {
