@@ -78,7 +78,7 @@ describe('parseHostConfig', () => {
     ]);
   });
 
-  it('substitutes ${env:NAME} everywhere, and takes host settings', () => {
+  it('substitutes env references everywhere, and takes host settings', () => {
     const config = parse(
       {
         toolshed: { separator: '-', audit: { path: `${ref('HOME')}/audit.jsonl`, maxBytes: 4096 }, maxRestarts: 2 },
