@@ -180,7 +180,9 @@ export class Upstream {
     this.state = 'down';
     this.#hooks.onTools(this);
     if (this.entry.kind !== 'stdio') return;
-    if (Date.now() - this.#upSince > stableAfterMs) this.#restarts = 0;
+    // A server that had stayed up a good while starts its count afresh; one that never came up does not.
+    if (this.#upSince > 0 && Date.now() - this.#upSince > stableAfterMs) this.#restarts = 0;
+    this.#upSince = 0;
     if (this.#restarts >= this.#options.maxRestarts) {
       this.state = 'failed';
       this.#hooks.log(`[${this.entry.name}] gave up after ${this.#restarts} restarts`);
