@@ -6,7 +6,9 @@ import { processesInGroups } from './upstream/process-groups.ts';
 
 describe('child servers', () => {
   it('restarts a child that crashes, withdrawing its tools while it is down and telling clients', async () => {
-    const h = await startHostHarness(() => ({ mcpServers: { everything: everythingServer() } }), { restartDelayMs: 300 });
+    const h = await startHostHarness(() => ({ mcpServers: { everything: everythingServer() } }), {
+      restartDelayMs: 300,
+    });
     try {
       let changed = 0;
       h.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -36,7 +38,9 @@ describe('child servers', () => {
     const h = await startHostHarness(
       () => ({
         toolshed: { maxRestarts: 2 },
-        mcpServers: { broken: { command: process.execPath, args: ['-e', 'console.error("no config found"); process.exit(3)'] } },
+        mcpServers: {
+          broken: { command: process.execPath, args: ['-e', 'console.error("no config found"); process.exit(3)'] },
+        },
       }),
       { restartDelayMs: 20 },
     );

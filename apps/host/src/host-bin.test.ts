@@ -1,0 +1,190 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { recordMessages, spawnHttpServer } from '@toolshed/mcp-core/testing';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingServer } from './__fixtures__/host-harness.ts';
+import { processesInGroups } from './upstream/process-groups.ts';
+
+const bin = new URL('./cli.ts', import.meta.url).pathname;
+let directory: string;
+let config: string;
+let env: Record<string, string>;
+
+beforeAll(() => {
+  directory = mkdtempSync(join(tmpdir(), 'toolshed-host-bin-'));
+  const db = new Database(join(directory, 'shop.db'));
+  db.exec(
+    "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items (name) VALUES ('apple'), ('pear');",
+  );
+  db.close();
+  config = join(directory, 'toolshed.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        '@toolshed/server-sql': { databases: join(directory, 'shop.db') },
+        everything: { ...everythingServer(), tools: { allow: ['echo', 'get-sum'] } },
+      },
+    }),
+  );
+  env = { ...(process.env as Record<string, string>), XDG_STATE_HOME: join(directory, 'state') };
+});
+
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (error, stdout, stderr) =>
+      resolve({ status: error === null ? 0 : (child.exitCode ?? null), stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}
+
+/** A process's children, with their process groups, from /proc. */
+function childrenOf(pid: number): { pid: number; group: number }[] {
+  const children: { pid: number; group: number }[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [, parent = '', group = ''] = stat
+        .slice(stat.lastIndexOf(')') + 1)
+        .trim()
+        .split(' ');
+      if (Number(parent) === pid) children.push({ pid: Number(entry), group: Number(group) });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('toolshed bin', () => {
+  it('explains itself', async () => {
+    const help = await run(['--help']);
+    expect(help.stdout).toMatch(/Usage: toolshed \[serve\|tools\|call\|selftest\]/);
+    const unknown = await run(['frobnicate']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it.each([
+    [
+      { mcpServers: { a: { command: 'x', args: 'oops' } } },
+      /bad\.json at mcpServers\.a\.args: Invalid input: expected array/,
+    ],
+    [
+      { servers: { a: { type: 'sse', url: 'http://x' } } },
+      /at servers\.a\.type: the legacy SSE transport is not supported/,
+    ],
+    ['{ not json', /not valid JSON/],
+  ])('does not start on a bad file, and says where: %j', async (document, message) => {
+    const bad = join(directory, 'bad.json');
+    writeFileSync(bad, typeof document === 'string' ? document : JSON.stringify(document));
+    const result = await run(['serve', '--config', bad]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('lists tools by server, with annotations', async () => {
+    const result = await run(['tools', '--config', config]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^sql \(@toolshed\/server-sql\) — up$/m);
+    expect(result.stdout).toMatch(/^ {2}sql_query +read-only, idempotent$/m);
+    expect(result.stdout).toMatch(/^everything \(stdio: .*\) — up$/m);
+    expect(result.stdout).toMatch(/^ {2}everything_echo/m);
+  });
+
+  it('calls one tool, prints the result, and sets the exit code', async () => {
+    const ok = await run(['call', 'sql_query', '{"sql": "SELECT name FROM items ORDER BY id"}', '--config', config]);
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ rows: [['apple'], ['pear']] });
+    const failed = await run(['call', 'sql_query', '{"sql": "DELETE FROM items"}', '--config', config]);
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toMatch(/^error: /);
+    const unknown = await run(['call', 'nope', '{}', '--config', config]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown tool: "nope"/);
+    const badJson = await run(['call', 'sql_query', '{sql}', '--config', config]);
+    expect(badJson.status).toBe(2);
+    expect(badJson.stderr).toMatch(/the arguments are not JSON/);
+  });
+
+  it('runs a selftest that starts, calls, stops and finds no process left', async () => {
+    const result = await run(['selftest', '--config', config]);
+    expect(result.stdout).toMatch(/✓ sql: up, 4 tools/);
+    expect(result.stdout).toMatch(/✓ everything: up, 2 tools/);
+    expect(result.stdout).toMatch(/sql_list_tables: ok/);
+    expect(result.stdout).toMatch(/processes: 1 child process group started, 0 processes left/);
+    expect(result.stdout).toMatch(/selftest passed/);
+    expect(result.status).toBe(0);
+  });
+
+  it('serves stdio, and when its client goes every process of its tree goes with it', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--config', config],
+      env,
+      stderr: 'pipe',
+    });
+    const recording = recordMessages(transport);
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(recording.transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('everything_get-sum');
+    const sum = await client.callTool({ name: 'everything_get-sum', arguments: { a: 2, b: 3 } });
+    expect(JSON.stringify(sum.content)).toMatch(/5/);
+    const hostPid = transport.pid ?? 0;
+    const children = childrenOf(hostPid);
+    // The stdio server leads its own group; the SQL server's query process is the host's own child.
+    const groups = children
+      .map((child) => child.group)
+      .filter(
+        (group) => group !== hostPid && group !== process.pid && group === children.find((c) => c.pid === group)?.pid,
+      );
+    expect(groups).toHaveLength(1);
+    expect(processesInGroups(groups).length).toBeGreaterThan(0);
+    expect(recording.specViolations()).toEqual([]);
+    await client.close();
+    await expect.poll(() => processesInGroups(groups), { timeout: 5000 }).toEqual([]);
+    await expect.poll(() => children.filter((child) => alive(child.pid)), { timeout: 5000 }).toEqual([]);
+    expect(alive(hostPid)).toBe(false);
+    expect(readFileSync(join(directory, 'state', 'toolshed', 'audit.jsonl'), 'utf8')).toMatch(
+      /"tool":"everything_get-sum"/,
+    );
+  });
+
+  it('serves Streamable HTTP to the v2 SDK client and stops its children on SIGTERM', async () => {
+    const server = await spawnHttpServer([bin, 'serve', '--config', config, '--http', '127.0.0.1:0'], { env });
+    try {
+      const client = new ClientV2({ name: 'test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(server.url));
+      const result = await client.callTool({
+        name: 'sql_query',
+        arguments: { sql: 'SELECT count(*) AS n FROM items' },
+      });
+      expect(result.structuredContent).toMatchObject({ rows: [[2]] });
+      await client.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
