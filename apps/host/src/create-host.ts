@@ -74,7 +74,10 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     onClose: () => upstreamsClosed(),
   });
   // Closing the server (stdin ended, a signal, host.close) ends every upstream with it.
-  const upstreamsClosed = () => Promise.all(upstreams.map((upstream) => upstream.stop())).then(() => {});
+  const upstreamsClosed = () =>
+    Promise.all(upstreams.map((upstream) => upstream.stop())).then(() => {
+      audit?.close();
+    });
   const owners = new Map<string, Upstream>();
   const exposedBy = new Map<Upstream, Set<string>>();
   const limiters = new Map<Upstream, CallLimiter | undefined>();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** One line of the audit log: a call, from whom, to what, decided how, and how it ended. */
@@ -61,16 +61,31 @@ export function argumentsDigest(args: unknown): string {
 }
 
 /**
- * The audit log: JSON Lines, one per tool call, appended synchronously so
- * lines are whole and in order; readable by the owner only; rotated by size.
+ * The audit log: JSON Lines, one per tool call, written synchronously to a
+ * descriptor kept open in append mode, so lines are whole and in order and a
+ * write costs one system call; readable by the owner only; rotated by size.
  */
 export class AuditLog {
   readonly #options: AuditLogOptions;
-  #size: number | undefined;
+  #fd: number | undefined;
+  #size = 0;
 
   constructor(options: AuditLogOptions) {
     this.#options = options;
     mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+  }
+
+  #open(): number {
+    if (this.#fd === undefined) {
+      this.#fd = openSync(this.#options.path, 'a', 0o600);
+      this.#size = fstatSync(this.#fd).size;
+    }
+    return this.#fd;
+  }
+
+  close(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
   }
 
   get path(): string {
@@ -79,17 +94,10 @@ export class AuditLog {
 
   write(entry: AuditEntry): void {
     const line = `${JSON.stringify(entry.error === undefined ? entry : { ...entry, error: redactSecrets(entry.error) })}\n`;
-    const { path, maxBytes } = this.#options;
-    if (this.#size === undefined) {
-      try {
-        this.#size = statSync(path).size;
-      } catch {
-        this.#size = 0;
-      }
-    }
-    if (this.#size > 0 && this.#size + Buffer.byteLength(line) > maxBytes) this.#rotate();
-    appendFileSync(path, line, { mode: 0o600 });
-    this.#size += Buffer.byteLength(line);
+    const bytes = Buffer.from(line);
+    this.#open();
+    if (this.#size > 0 && this.#size + bytes.length > this.#options.maxBytes) this.#rotate();
+    this.#size += writeSync(this.#open(), bytes);
   }
 
   #rotate(): void {
@@ -101,7 +109,7 @@ export class AuditLog {
         // No file at this place yet.
       }
     }
+    this.close();
     renameSync(path, `${path}.1`);
-    this.#size = 0;
   }
 }
