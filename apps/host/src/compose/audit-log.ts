@@ -60,15 +60,24 @@ export function argumentsDigest(args: unknown): string {
     .digest('hex');
 }
 
+/** Lines held before they are written at once, whatever the event loop is doing. */
+const maxBufferedBytes = 64 * 1024;
+
 /**
- * The audit log: JSON Lines, one per tool call, written synchronously to a
- * descriptor kept open in append mode, so lines are whole and in order and a
- * write costs one system call; readable by the owner only; rotated by size.
+ * The audit log: JSON Lines, one per tool call, in a file readable by the
+ * owner only, rotated by size. Lines are gathered and written together once
+ * the current turn of the event loop is done (or sooner when 64 kB are
+ * waiting), through one descriptor kept open in append mode, so a call does
+ * not wait on the disk and lines stay whole and in order. Closing writes
+ * what is left.
  */
 export class AuditLog {
   readonly #options: AuditLogOptions;
   #fd: number | undefined;
   #size = 0;
+  #pending: string[] = [];
+  #pendingBytes = 0;
+  #scheduled = false;
 
   constructor(options: AuditLogOptions) {
     this.#options = options;
@@ -84,8 +93,21 @@ export class AuditLog {
   }
 
   close(): void {
+    this.flush();
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
+  }
+
+  /** Writes every gathered line now. */
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#pending.length === 0) return;
+    const bytes = Buffer.from(this.#pending.join(''));
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#open();
+    if (this.#size > 0 && this.#size + bytes.length > this.#options.maxBytes) this.#rotate();
+    this.#size += writeSync(this.#open(), bytes);
   }
 
   get path(): string {
@@ -94,10 +116,17 @@ export class AuditLog {
 
   write(entry: AuditEntry): void {
     const line = `${JSON.stringify(entry.error === undefined ? entry : { ...entry, error: redactSecrets(entry.error) })}\n`;
-    const bytes = Buffer.from(line);
     this.#open();
-    if (this.#size > 0 && this.#size + bytes.length > this.#options.maxBytes) this.#rotate();
-    this.#size += writeSync(this.#open(), bytes);
+    // Each line is checked against the size limit on its own, so a rotated file never exceeds it.
+    if (this.#size + this.#pendingBytes + line.length > this.#options.maxBytes) this.flush();
+    this.#pending.push(line);
+    this.#pendingBytes += Buffer.byteLength(line);
+    if (this.#pendingBytes >= maxBufferedBytes) {
+      this.flush();
+    } else if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.flush());
+    }
   }
 
   #rotate(): void {
@@ -109,7 +138,8 @@ export class AuditLog {
         // No file at this place yet.
       }
     }
-    this.close();
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
     renameSync(path, `${path}.1`);
   }
 }

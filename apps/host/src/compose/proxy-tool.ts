@@ -56,8 +56,6 @@ function serverRequestHandler(context: ToolContext) {
           ? { action: 'accept', content: outcome.content }
           : { action: outcome.action };
       }
-      case 'roots/list':
-        return { roots: (await context.roots()) ?? [] };
       case 'sampling/createMessage':
         return context.sample(params as never);
       default:

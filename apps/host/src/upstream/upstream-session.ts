@@ -85,10 +85,15 @@ export class UpstreamSession {
     return this.#closed;
   }
 
-  /** Capabilities default to what the host can pass on to its own callers: elicitation, roots, sampling. */
+  /**
+   * Capabilities default to what the host can pass on to the caller of a
+   * call: elicitation and sampling. Not roots: one upstream connection serves
+   * every caller, and their roots differ, so a server keeps the directories
+   * its operator gave it.
+   */
   async initialize(
     clientInfo: Implementation,
-    capabilities: Record<string, unknown> = { elicitation: { form: {} }, roots: { listChanged: false }, sampling: {} },
+    capabilities: Record<string, unknown> = { elicitation: { form: {} }, sampling: {} },
   ): Promise<UpstreamIdentity> {
     await this.#transport.start();
     const result = (await this.request('initialize', {
