@@ -195,6 +195,8 @@ describe('a host composing our five servers in process, a foreign stdio server a
 
   it('writes one audit line per call, with the decision and outcome, and never the arguments', async () => {
     await h.call('sql_query', { sql: "SELECT 'marker-7f3a' AS secret_looking_value" });
+    // Lines are written once the call's turn of the event loop is over.
+    await new Promise((resolve) => setImmediate(resolve));
     const lines = readFileSync(join(h.directory, 'audit.jsonl'), 'utf8')
       .trim()
       .split('\n')
