@@ -1,0 +1,20 @@
+import { defineConfig, type RolldownOptions } from 'rolldown';
+
+const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
+
+// Both entries stay unbundled against their dependencies: the servers the host
+// mounts bring native addons (better-sqlite3, sharp) and files they start as
+// separate processes, which must stay where their packages put them.
+const external = [/^node:/, /^@toolshed\//, /^zod/, /^better-sqlite3/];
+
+const config: RolldownOptions[] = defineConfig([
+  { input: { index: 'src/index.ts' }, platform: 'node', external, output },
+  {
+    input: { toolshed: 'src/cli.ts' },
+    platform: 'node',
+    external,
+    output: { ...output, chunkFileNames: 'toolshed-[hash].js' },
+  },
+]);
+
+export default config;
