@@ -48,6 +48,17 @@ const startArguments: Record<string, (directory: string) => string[]> = {
   'toolshed-weather': () => [],
   'toolshed-email': (directory) => ['--outbox', join(directory, 'outbox')],
   'toolshed-image': (directory) => [directory],
+  toolshed: (directory) => {
+    writeFileSync(join(directory, 'empty.db'), '');
+    writeFileSync(
+      join(directory, 'toolshed.json'),
+      JSON.stringify({
+        toolshed: { audit: { path: join(directory, 'audit.jsonl') } },
+        mcpServers: { '@toolshed/server-sql': { databases: join(directory, 'empty.db') } },
+      }),
+    );
+    return ['serve', '--config', join(directory, 'toolshed.json')];
+  },
 };
 
 function initializeOverStdio(binPath: string, name: string, args: string[]): Promise<void> {
@@ -283,6 +294,20 @@ const image = result?.content?.find((block) => block.type === 'image');
 const metadata = image === undefined ? undefined : await sharp(Buffer.from(image.data, 'base64')).metadata();
 if (metadata?.format !== 'webp' || metadata.width !== 64 || metadata.height !== 64) { console.error(JSON.stringify(answers)); process.exit(1); }`,
   ).replace('"__PNG__"', "png.toString('base64')"),
+);
+
+// The host mounts our servers from their installed packages: serve one through it and call a tool.
+checkInMemoryCall(
+  '@toolshed/host',
+  '@toolshed/host mounts @toolshed/server-sql from the installed tarballs and forwards a call',
+  inMemoryCallScript(
+    `import { createHost, parseHostConfig } from '@toolshed/host';
+const host = createHost(parseHostConfig(JSON.stringify({ toolshed: { audit: { enabled: false } }, mcpServers: { '@toolshed/server-sql': { databases: 'empty.db' } } }), 'toolshed.json'));
+await host.start();
+const server = host.server;`,
+    { name: 'sql_query', arguments: { sql: 'SELECT 6 * 7' } },
+    `if (JSON.stringify(answers[1]?.result?.structuredContent?.rows) !== '[[42]]') { console.error(JSON.stringify(answers)); process.exit(1); }`,
+  ),
 );
 
 rmSync(work, { recursive: true, force: true });
