@@ -1,6 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { everythingServer, startHostHarness } from './__fixtures__/host-harness.ts';
+import { startSdkHttpServer } from './__fixtures__/sdk-http-server.ts';
 import { startedChildGroups } from './upstream/child-process-transport.ts';
 import { processesInGroups } from './upstream/process-groups.ts';
 
@@ -31,6 +34,27 @@ describe('child servers', () => {
       expect(echoed.content[0]?.text).toBe('Echo: back');
     } finally {
       await h.close();
+    }
+  });
+
+  it('keeps trying an HTTP server that is not up yet, and serves its tools once it is', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const h = await startHostHarness(() => ({ mcpServers: { later: { url: `http://127.0.0.1:${port}/mcp` } } }), {
+      restartDelayMs: 100,
+    });
+    const remote = await startSdkHttpServer(port);
+    try {
+      expect(h.log.join('\n')).toMatch(/\[later\] could not start: /);
+      await expect
+        .poll(async () => (await h.client.listTools()).tools.map((tool) => tool.name), { timeout: 10_000 })
+        .toContain('later_add');
+      expect((await h.call('later_add', { a: 20, b: 22 })).structuredContent).toEqual({ sum: 42 });
+    } finally {
+      await h.close();
+      await remote.close();
     }
   });
 

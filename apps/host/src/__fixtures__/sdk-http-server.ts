@@ -62,7 +62,7 @@ function buildServer(state: { cancelled: number; deleted: number }): McpServer {
 }
 
 /** A foreign Streamable HTTP server built with the official SDK, on 127.0.0.1, one session per client. */
-export async function startSdkHttpServer(): Promise<SdkHttpServer> {
+export async function startSdkHttpServer(port = 0): Promise<SdkHttpServer> {
   const state = { cancelled: 0, deleted: 0 };
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer(async (request, response) => {
@@ -79,7 +79,7 @@ export async function startSdkHttpServer(): Promise<SdkHttpServer> {
     }
     await transport.handleRequest(request, response);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
     get cancelled() {

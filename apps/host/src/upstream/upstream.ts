@@ -30,9 +30,10 @@ const connectTimeoutMs = 30_000;
 
 /**
  * One configured server and its connection: mounted in process, a child
- * process, or a Streamable HTTP endpoint. A child that exits is restarted
- * with exponential backoff up to a cap; while it is down its tools are
- * withdrawn, and they come back when it is up again.
+ * process, or a Streamable HTTP endpoint. A child that exits, or an HTTP
+ * server that cannot be reached at start, is tried again with exponential
+ * backoff up to a cap; while it is down its tools are withdrawn, and they
+ * come back when it is up again.
  */
 export class Upstream {
   readonly entry: ServerEntry;
@@ -179,7 +180,8 @@ export class Upstream {
     this.tools = [];
     this.state = 'down';
     this.#hooks.onTools(this);
-    if (this.entry.kind !== 'stdio') return;
+    // A child may come back after a crash, an HTTP server after a network fault; a mounted server cannot fail so.
+    if (this.entry.kind === 'package') return;
     // A server that had stayed up a good while starts its count afresh; one that never came up does not.
     if (this.#upSince > 0 && Date.now() - this.#upSince > stableAfterMs) this.#restarts = 0;
     this.#upSince = 0;
