@@ -1,4 +1,4 @@
-import type { JsonRpcId, JsonRpcPayload, Transport } from '@toolshed/mcp-core';
+import type { JsonRpcId, JsonRpcPayload, MessageExtra, Transport } from '@toolshed/mcp-core';
 
 /** Parses a text/event-stream body and hands each event's data, as JSON, to `deliver`. */
 async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: unknown) => void): Promise<void> {
@@ -42,7 +42,7 @@ export class HttpClientTransport implements Transport {
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #closed = false;
-  onmessage: ((message: unknown, extra?: unknown) => void) | undefined;
+  onmessage: ((message: unknown, extra?: MessageExtra) => void) | undefined;
   onclose: (() => void) | undefined;
   onerror: ((error: Error) => void) | undefined;
 

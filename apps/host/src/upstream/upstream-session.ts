@@ -3,6 +3,7 @@ import {
   type JsonRpcId,
   type JsonRpcPayload,
   latestLegacyProtocolVersion,
+  type MessageExtra,
   type Transport,
 } from '@toolshed/mcp-core';
 
@@ -75,8 +76,7 @@ export class UpstreamSession {
 
   constructor(transport: Transport) {
     this.#transport = transport;
-    transport.onmessage = (message, extra) =>
-      this.#receive(message as Incoming, extra as { relatedRequestId?: JsonRpcId });
+    transport.onmessage = (message, extra) => this.#receive(message as Incoming, extra);
     transport.onclose = () => this.#closedByPeer();
     transport.onerror = () => {};
   }
@@ -179,7 +179,7 @@ export class UpstreamSession {
     this.#pending.clear();
   }
 
-  #receive(message: Incoming, extra: { relatedRequestId?: JsonRpcId } | undefined): void {
+  #receive(message: Incoming, extra: MessageExtra | undefined): void {
     if (message.method === undefined) {
       const pending = message.id === undefined ? undefined : this.#pending.get(message.id);
       if (pending === undefined || message.id === undefined) return;

@@ -1,8 +1,12 @@
-import type { Implementation, McpServer, ToolDescriptor } from '@toolshed/mcp-core';
+import {
+  createInMemoryTransportPair,
+  type Implementation,
+  type McpServer,
+  type ToolDescriptor,
+} from '@toolshed/mcp-core';
 import type { ServerEntry } from '../config/host-config.ts';
 import { ChildProcessTransport } from './child-process-transport.ts';
 import { HttpClientTransport } from './http-client-transport.ts';
-import { createInProcessTransportPair } from './in-process-transport.ts';
 import { createPackageServer } from './mount-package.ts';
 import { type UpstreamRequestOptions, UpstreamSession } from './upstream-session.ts';
 
@@ -103,7 +107,7 @@ export class Upstream {
     let session: UpstreamSession;
     if (entry.kind === 'package') {
       const server = await createPackageServer(entry.package, entry.options);
-      const [clientSide, serverSide] = createInProcessTransportPair();
+      const [clientSide, serverSide] = createInMemoryTransportPair();
       await server.connect(serverSide);
       this.#server = server;
       session = new UpstreamSession(clientSide);

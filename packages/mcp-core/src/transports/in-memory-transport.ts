@@ -1,27 +1,31 @@
 import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcPayload } from '../messages/jsonrpc-message.ts';
-import type { Transport } from './transport.ts';
+import type { MessageExtra, Transport, TransportSendOptions } from './transport.ts';
+
+/** What the receiving side learns besides the message: the request a server's message was sent in the course of. */
+type Delivery = { message: unknown; extra: MessageExtra | undefined };
 
 class InMemoryTransport implements Transport {
   peer: InMemoryTransport | undefined;
-  onmessage: ((message: unknown) => void) | undefined;
+  onmessage: ((message: unknown, extra?: MessageExtra) => void) | undefined;
   onclose: (() => void) | undefined;
   onerror: ((error: Error) => void) | undefined;
   #started = false;
   #closed = false;
-  #queue: unknown[] = [];
+  #queue: Delivery[] = [];
 
   async start(): Promise<void> {
     this.#started = true;
     const queued = this.#queue;
     this.#queue = [];
-    for (const message of queued) this.onmessage?.(message);
+    for (const { message, extra } of queued) this.onmessage?.(message, extra);
   }
 
-  async send(message: JsonRpcPayload): Promise<void> {
+  async send(message: JsonRpcPayload, options?: TransportSendOptions): Promise<void> {
     const peer = this.peer;
     if (this.#closed || peer === undefined) throw new LocalError('transport_closed', 'In-memory transport is closed');
-    peer.#deliver(message);
+    const related = options?.relatedRequestId;
+    peer.#deliver({ message, extra: related === undefined ? undefined : { relatedRequestId: related } });
   }
 
   async close(): Promise<void> {
@@ -33,14 +37,14 @@ class InMemoryTransport implements Transport {
     await peer?.close();
   }
 
-  #deliver(message: unknown): void {
+  #deliver(delivery: Delivery): void {
     if (!this.#started) {
-      this.#queue.push(message);
+      this.#queue.push(delivery);
       return;
     }
     // Deliver on a later tick, as a real channel would, so no caller re-enters itself.
     queueMicrotask(() => {
-      if (!this.#closed) this.onmessage?.(message);
+      if (!this.#closed) this.onmessage?.(delivery.message, delivery.extra);
     });
   }
 }
@@ -49,7 +53,10 @@ class InMemoryTransport implements Transport {
  * Two linked transports: what one sends, the other receives, in order, with
  * no serialisation. For tests, and for the host mounting servers in process.
  * Its shape matches the official SDK's Transport, so an SDK client can use
- * one end.
+ * one end. A message sent in the course of a request (`relatedRequestId`)
+ * arrives with that id in `onmessage`'s second argument, as a Streamable HTTP
+ * client learns it from the request's stream — how the host knows whose call
+ * a server's question belongs to.
  *
  * @example
  * const [clientSide, serverSide] = createInMemoryTransportPair();

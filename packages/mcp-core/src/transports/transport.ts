@@ -9,6 +9,8 @@ export interface TransportSendOptions {
 /** What the transport knows about an incoming message beyond its content. */
 export interface MessageExtra {
   authInfo?: AuthInfo;
+  /** On a client: the request this message was sent in the course of, when the transport can tell. */
+  relatedRequestId?: JsonRpcId;
 }
 
 /**
