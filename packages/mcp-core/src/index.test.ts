@@ -49,6 +49,7 @@ it('pins the public API: adding to it is a decision', () => {
     'walkDirectory',
   ]);
   expect(Object.keys(testing).sort()).toEqual([
+    'connectBareClient',
     'connectInMemory',
     'createSpecValidator',
     'recordMessages',

@@ -1,10 +1,12 @@
 /**
- * Test helpers: connect an official SDK client to a server in memory, record
+ * Test helpers: connect an official SDK client (or, for benchmarks, a bare
+ * JSON-RPC client) to a server in memory, record
  * every message, check them against the official schemas, start a bin over
  * HTTP, and answer DNS from a zone table.
  *
  * @module
  */
+export { type BareClient, connectBareClient } from './testing/bare-client.ts';
 export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
 export { type DnsServer, type DnsZoneEntry, startDnsServer } from './testing/dns-server.ts';
 export {

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInMemoryTransportPair, type JsonRpcMessage } from '@toolshed/mcp-core';
+import { connectBareClient } from '@toolshed/mcp-core/testing';
 import sharp from 'sharp';
 import { createImageServer } from '../src/index.ts';
 
@@ -39,45 +39,6 @@ interface Case {
   arguments: Record<string, unknown>;
   raw: () => Promise<Buffer>;
   calls: number;
-}
-
-async function serverRunner(): Promise<{
-  call: (name: string, args: Record<string, unknown>) => Promise<unknown>;
-  close: () => Promise<void>;
-}> {
-  const server = createImageServer({ directories: [directory] });
-  const [client, serverSide] = createInMemoryTransportPair();
-  await server.connect(serverSide);
-  const pending = new Map<number, (message: JsonRpcMessage) => void>();
-  client.onmessage = (message) => {
-    const id = (message as { id?: number }).id;
-    if (id !== undefined) pending.get(id)?.(message as JsonRpcMessage);
-    pending.delete(id as number);
-  };
-  await client.start();
-  let nextId = 1;
-  const request = (method: string, params: Record<string, unknown>) =>
-    new Promise<JsonRpcMessage>((resolve) => {
-      const id = nextId++;
-      pending.set(id, resolve);
-      void client.send({ jsonrpc: '2.0', id, method, params });
-    });
-  await request('initialize', {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'bench', version: '1' },
-  });
-  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return {
-    async call(name, args) {
-      const response = (await request('tools/call', { name, arguments: args })) as {
-        result?: { isError?: boolean; content: { type: string; data?: string }[] };
-      };
-      if (response.result === undefined || response.result.isError === true) throw new Error(JSON.stringify(response));
-      return response.result;
-    },
-    close: () => server.close(),
-  };
 }
 
 function percentile(samples: number[], fraction: number): number {
@@ -125,7 +86,8 @@ const cases: Case[] = [
   },
 ];
 
-const server = await serverRunner();
+const server = createImageServer({ directories: [directory] });
+const client = await connectBareClient(server);
 console.log(
   `node ${process.version}, sharp ${sharp.versions.sharp} (libvips ${sharp.versions.vips}), ${sharp.concurrency()} libvips threads`,
 );
@@ -134,7 +96,7 @@ console.log('');
 console.log('| operation | raw median | server median | raw p90 | server p90 | ratio (median) |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const benchCase of cases) {
-  const call = () => server.call(benchCase.tool, benchCase.arguments);
+  const call = () => client.callTool(benchCase.tool, benchCase.arguments);
   for (let warm = 0; warm < 5; warm++) {
     await benchCase.raw();
     await call();

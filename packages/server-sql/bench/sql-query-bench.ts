@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInMemoryTransportPair, type JsonRpcMessage } from '@toolshed/mcp-core';
+import { connectBareClient } from '@toolshed/mcp-core/testing';
 import Database from 'better-sqlite3';
 import { createSqlServer } from '../src/index.ts';
 
@@ -96,36 +96,9 @@ async function serverRunner(): Promise<{
   close: () => Promise<void>;
 }> {
   const server = createSqlServer({ databases: { items: databasePath }, maxRows: 1000 });
-  const [client, serverSide] = createInMemoryTransportPair();
-  await server.connect(serverSide);
-  const pending = new Map<number, (message: JsonRpcMessage) => void>();
-  client.onmessage = (message) => {
-    const id = (message as { id?: number }).id;
-    if (id !== undefined) pending.get(id)?.(message as JsonRpcMessage);
-    pending.delete(id as number);
-  };
-  await client.start();
-  let nextId = 1;
-  const request = (method: string, params: Record<string, unknown>) =>
-    new Promise<JsonRpcMessage>((resolve) => {
-      const id = nextId++;
-      pending.set(id, resolve);
-      void client.send({ jsonrpc: '2.0', id, method, params });
-    });
-  await request('initialize', {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'bench', version: '1' },
-  });
-  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const client = await connectBareClient(server);
   return {
-    async call(sql, params) {
-      const response = (await request('tools/call', { name: 'query', arguments: { sql, params, max_rows: 1000 } })) as {
-        result?: { isError?: boolean; content: { text: string }[] };
-      };
-      if (response.result === undefined || response.result.isError) throw new Error(JSON.stringify(response));
-      return response.result;
-    },
+    call: (sql, params) => client.callTool('query', { sql, params, max_rows: 1000 }),
     close: () => server.close(),
   };
 }
