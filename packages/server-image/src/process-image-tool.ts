@@ -1,8 +1,7 @@
-import { defineTool, type Tool } from '@toolshed/mcp-core';
+import type { Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { defineTransformTool } from './define-transform-tool.ts';
 import type { ImageContext } from './image-context.ts';
-import { imageResultShape } from './image-result.ts';
-import { imageSourceFields } from './image-source.ts';
 import { adjustFields, adjustOperation } from './operations/adjust-operation.ts';
 import { cropFields, cropOperation } from './operations/crop-operation.ts';
 import type { Operation } from './operations/operation.ts';
@@ -10,10 +9,6 @@ import { resizeFields, resizeOperation } from './operations/resize-operation.ts'
 import { rotateFields, rotateOperation } from './operations/rotate-operation.ts';
 import { thumbnailFields, thumbnailOperation } from './operations/thumbnail-operation.ts';
 import { watermarkFields, watermarkOperation } from './operations/watermark-operation.ts';
-import { outputFields } from './output-format.ts';
-import { deliveryNote, transformAnnotations } from './tool-annotations.ts';
-import { splitArguments } from './transform-arguments.ts';
-import { transformImage } from './transform-image.ts';
 import { loadWatermarkMark, overlayField } from './watermark-mark.ts';
 
 const maxSteps = 20;
@@ -52,28 +47,15 @@ async function operationFor(item: Step, context: ImageContext, signal: AbortSign
  * and keeps the quality a chain of separate lossy saves would lose.
  */
 export function createProcessImageTool(context: ImageContext): Tool {
-  return defineTool({
+  return defineTransformTool(context, {
     name: 'process_image',
     title: 'Process Image (pipeline)',
     description:
       'Apply several steps to an image in order, decoding it once and encoding once: e.g. crop, then resize, then ' +
       'adjust, then watermark. Each step is {"op": "resize"|"crop"|"rotate"|"adjust"|"thumbnail"|"watermark", ...} ' +
-      `with the arguments of the matching single tool; up to ${maxSteps} steps. Use it instead of chaining tools. ` +
-      deliveryNote(context),
-    input: z.object({
-      ...imageSourceFields,
-      operations: z.array(step).min(1).max(maxSteps).describe('The steps, applied in order'),
-      ...outputFields,
-    }),
-    output: imageResultShape,
-    annotations: transformAnnotations(context),
-    run(args, call) {
-      const { source, output } = splitArguments(args);
-      return transformImage(context, call, {
-        source,
-        output,
-        operations: (signal) => Promise.all(args.operations.map((item) => operationFor(item, context, signal))),
-      });
-    },
+      `with the arguments of the matching single tool; up to ${maxSteps} steps. Use it instead of chaining tools.`,
+    fields: { operations: z.array(step).min(1).max(maxSteps).describe('The steps, applied in order') },
+    keepMetadata: false,
+    operations: (args, signal) => Promise.all(args.operations.map((item) => operationFor(item, context, signal))),
   });
 }
