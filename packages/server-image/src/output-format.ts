@@ -1,7 +1,6 @@
 import { ToolError } from '@toolshed/mcp-core';
 import type { Sharp } from 'sharp';
 import * as z from 'zod';
-import type { InputFormat } from './image-probe.ts';
 
 export const outputFormats = ['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff'] as const;
 export type OutputFormat = (typeof outputFormats)[number];
@@ -59,11 +58,6 @@ export function isLossy(format: OutputFormat): boolean {
 export function previewFormatFor(format: OutputFormat): OutputFormat {
   if (previewable.has(format)) return format;
   return format === 'avif' ? 'webp' : 'png';
-}
-
-/** Without a format argument, the input's format is kept. */
-export function defaultFormatFor(input: InputFormat): OutputFormat {
-  return input;
 }
 
 export interface EncodeOptions {

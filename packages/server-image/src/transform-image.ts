@@ -6,7 +6,7 @@ import { probeImage } from './image-probe.ts';
 import { imageResult } from './image-result.ts';
 import { type ImageSourceArguments, loadImage } from './image-source.ts';
 import type { Operation } from './operations/operation.ts';
-import { checkEncodeOptions, chosenFormat, defaultFormatFor, type OutputFormat } from './output-format.ts';
+import { checkEncodeOptions, chosenFormat, type OutputFormat } from './output-format.ts';
 import { renderImage } from './render-image.ts';
 import { writeResult } from './write-result.ts';
 
@@ -55,7 +55,8 @@ export async function transformImage(
           const format = chosenFormat(
             request.output.format,
             request.output.output_name,
-            request.defaultFormat ?? defaultFormatFor(probe.format),
+            // Without a format argument, the input's format is kept.
+            request.defaultFormat ?? probe.format,
           );
           const encode = { quality: request.output.quality, lossless: request.output.lossless };
           checkEncodeOptions(format, encode);

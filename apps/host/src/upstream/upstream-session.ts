@@ -81,10 +81,6 @@ export class UpstreamSession {
     transport.onerror = () => {};
   }
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   /**
    * Capabilities default to what the host can pass on to the caller of a
    * call: elicitation and sampling. Not roots: one upstream connection serves
