@@ -23,6 +23,16 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether any process of the group is still there (a zombie not yet reaped counts). */
+function groupExists(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -134,5 +144,11 @@ export class ChildProcessTransport implements Transport {
     }, graceMs);
     await exited;
     clearTimeout(timer);
+    // The leader's exit set off a SIGKILL to the rest of its group; wait (briefly) until they are gone too,
+    // so that a closed host has left nothing running.
+    const deadline = Date.now() + graceMs;
+    while (child.pid !== undefined && groupExists(child.pid) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 }
