@@ -39,4 +39,6 @@ export interface QueryProcessConfig {
   /** Database name → absolute path. */
   databases: Record<string, string>;
   busyTimeoutMs: number;
+  /** The server's pid: the query process ends itself as soon as it has another parent. */
+  parentPid: number;
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { ToolError } from '@toolshed/mcp-core';
 import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
 
-export interface QueryProcessPoolOptions extends QueryProcessConfig {
+export interface QueryProcessPoolOptions extends Omit<QueryProcessConfig, 'parentPid'> {
   /** Query processes at most; calls beyond wait their turn. */
   maxProcesses: number;
   timeoutMs: number;
@@ -115,7 +115,8 @@ export class QueryProcessPool {
 
   #spawn(): QueryProcess {
     const { timeoutMs: _timeout, maxProcesses: _max, maxOldSpaceMb, ...config } = this.#options;
-    const child = fork(processScript, [JSON.stringify(config satisfies QueryProcessConfig)], {
+    const processConfig: QueryProcessConfig = { ...config, parentPid: process.pid };
+    const child = fork(processScript, [JSON.stringify(processConfig)], {
       serialization: 'advanced',
       // stdout may be the MCP channel (stdio transport): a query process never writes to it.
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -74,9 +74,8 @@ process.on('message', (message: { id: number; request: QueryRequest }) => {
 process.on('disconnect', () => process.exit(0));
 // While a statement runs this thread hears nothing, 'disconnect' included, for up to the time limit — or
 // forever, if the server was killed and cannot kill us. A watchdog thread ends the process when its parent
-// is gone, so no query process ever outlives the server.
-new Worker(
-  'const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, "SIGKILL"); }, 250);',
-  { eval: true },
-).unref();
+// is gone, so no query process ever outlives the server. The parent's pid comes from the server itself:
+// read here, it could already be the pid of whatever adopted us had the server died while we started.
+const watchdog = 'const { parentPid } = require("node:worker_threads").workerData; const check = () => { if (process.ppid !== parentPid) process.kill(process.pid, "SIGKILL"); }; check(); setInterval(check, 250);';
+new Worker(watchdog, { eval: true, workerData: { parentPid: config.parentPid } }).unref();
 process.send?.({ ready: true });
