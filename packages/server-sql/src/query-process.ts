@@ -76,6 +76,7 @@ process.on('disconnect', () => process.exit(0));
 // forever, if the server was killed and cannot kill us. A watchdog thread ends the process when its parent
 // is gone, so no query process ever outlives the server. The parent's pid comes from the server itself:
 // read here, it could already be the pid of whatever adopted us had the server died while we started.
-const watchdog = 'const { parentPid } = require("node:worker_threads").workerData; const check = () => { if (process.ppid !== parentPid) process.kill(process.pid, "SIGKILL"); }; check(); setInterval(check, 250);';
+const watchdog =
+  'const { parentPid } = require("node:worker_threads").workerData; const check = () => { if (process.ppid !== parentPid) process.kill(process.pid, "SIGKILL"); }; check(); setInterval(check, 250);';
 new Worker(watchdog, { eval: true, workerData: { parentPid: config.parentPid } }).unref();
 process.send?.({ ready: true });
