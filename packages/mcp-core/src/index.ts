@@ -15,13 +15,6 @@ export { runCli } from './cli/run-cli.ts';
 export { type HttpCliValues, httpOptionsFromCli, serve } from './cli/serve.ts';
 export { type ServeStdioOptions, serveStdio } from './cli/serve-stdio.ts';
 export type { Completer, CompletionContext } from './completion/completer.ts';
-export {
-  type ConnectOptions,
-  createMcpServer,
-  type McpServer,
-  type McpServerOptions,
-  type ServerConnection,
-} from './engine/create-mcp-server.ts';
 export type { ElicitationUnavailablePolicy } from './engine/server-core.ts';
 export type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from './engine/tool-context.ts';
 export { LocalError, type LocalErrorCode } from './errors/local-error.ts';
@@ -53,9 +46,6 @@ export {
   type WalkSummary,
   walkDirectory,
 } from './guards/walk-directory.ts';
-export type { HttpAuthOptions, JwtAuthOptions, StaticBearerToken } from './http/auth/http-auth-options.ts';
-export type { HttpServeOptions } from './http/http-options.ts';
-export { type HttpServerHandle, serveHttp } from './http/serve-http.ts';
 export { type LogLevel, logLevels } from './logging/log-level.ts';
 export { JsonRpcErrorCode } from './messages/jsonrpc-error-code.ts';
 export type {
@@ -121,7 +111,17 @@ export {
   textContent,
 } from './results/content-blocks.ts';
 export { structuredResult, type ToolResult, toolError, toolResult } from './results/tool-result.ts';
+export {
+  type ConnectOptions,
+  createMcpServer,
+  type McpServer,
+  type McpServerOptions,
+  type ServerConnection,
+} from './server/create-mcp-server.ts';
 export { defineTool, type Tool, type ToolDefinitionInput, type ToolRunResult } from './tools/define-tool.ts';
+export type { HttpAuthOptions, JwtAuthOptions, StaticBearerToken } from './transports/http/auth/http-auth-options.ts';
+export type { HttpServeOptions } from './transports/http/http-options.ts';
+export { type HttpServerHandle, serveHttp } from './transports/http/serve-http.ts';
 export { createInMemoryTransportPair } from './transports/in-memory-transport.ts';
 export { createStdioServerTransport, type StdioServerTransportOptions } from './transports/stdio-server-transport.ts';
 export type { MessageExtra, Transport, TransportSendOptions } from './transports/transport.ts';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { createMcpServer, type McpServer, type McpServerOptions } from '../engine/create-mcp-server.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { imageContent, textContent } from '../results/content-blocks.ts';
 import { structuredResult, toolResult } from '../results/tool-result.ts';
+import { createMcpServer, type McpServer, type McpServerOptions } from '../server/create-mcp-server.ts';
 import { defineTool, type Tool } from '../tools/define-tool.ts';
 
 /** A 1×1 transparent PNG. */

@@ -1,4 +1,4 @@
-import type { McpServer } from '../engine/create-mcp-server.ts';
+import type { McpServer } from '../server/create-mcp-server.ts';
 import { type ClientTransportLike, type MessageRecording, recordMessages } from '../testing/message-recorder.ts';
 import { createInMemoryTransportPair } from '../transports/in-memory-transport.ts';
 

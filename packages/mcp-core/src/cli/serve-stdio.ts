@@ -1,4 +1,4 @@
-import type { McpServer } from '../engine/create-mcp-server.ts';
+import type { McpServer } from '../server/create-mcp-server.ts';
 import { createStdioServerTransport } from '../transports/stdio-server-transport.ts';
 import { redirectConsoleToStderr } from './redirect-console.ts';
 

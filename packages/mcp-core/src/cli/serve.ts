@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { McpServer } from '../engine/create-mcp-server.ts';
 import { LocalError } from '../errors/local-error.ts';
-import type { HttpAuthOptions } from '../http/auth/http-auth-options.ts';
-import type { HttpServeOptions } from '../http/http-options.ts';
-import { serveHttp } from '../http/serve-http.ts';
+import type { McpServer } from '../server/create-mcp-server.ts';
+import type { HttpAuthOptions } from '../transports/http/auth/http-auth-options.ts';
+import type { HttpServeOptions } from '../transports/http/http-options.ts';
+import { serveHttp } from '../transports/http/serve-http.ts';
 import { redirectConsoleToStderr } from './redirect-console.ts';
 import { serveStdio } from './serve-stdio.ts';
 

@@ -3,6 +3,18 @@ export const legacyProtocolVersions: readonly string[] = ['2025-11-25', '2025-06
 
 export const latestLegacyProtocolVersion = '2025-11-25';
 
+/** The stateless revisions, where every request carries its version in `_meta`; newest first. */
+export const modernProtocolVersions: readonly string[] = ['2026-07-28'];
+
+export const latestProtocolVersion = '2026-07-28';
+
+/** Every revision this engine speaks, newest first: what `server/discover` and version errors list. */
+export const supportedProtocolVersions: readonly string[] = [...modernProtocolVersions, ...legacyProtocolVersions];
+
+export function isModernProtocolVersion(version: unknown): version is string {
+  return typeof version === 'string' && modernProtocolVersions.includes(version);
+}
+
 /**
  * Picks the version to answer `initialize` with: the client's when we speak it,
  * otherwise our latest, leaving the client to disconnect if it cannot follow.

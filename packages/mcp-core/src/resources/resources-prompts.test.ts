@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { connectRawPeer } from '../__fixtures__/raw-peer.ts';
-import { createMcpServer } from '../engine/create-mcp-server.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { definePrompt } from '../prompts/define-prompt.ts';
+import { createMcpServer } from '../server/create-mcp-server.ts';
 import { defineResource } from './define-resource.ts';
 import { defineResourceTemplate } from './define-resource-template.ts';
 import { compileUriTemplate } from './uri-template.ts';

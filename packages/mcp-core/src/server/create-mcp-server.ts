@@ -1,4 +1,9 @@
+import { createServerCore } from '../engine/create-server-core.ts';
+import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
 import { LocalError } from '../errors/local-error.ts';
+import type { JsonRpcRequest, JsonRpcResponse } from '../messages/jsonrpc-message.ts';
+import { answerModernRequest, type ModernExchange, type ModernServices } from '../modern/answer-modern-request.ts';
+import { RequestStateSeal } from '../modern/request-state.ts';
 import type { Prompt } from '../prompts/define-prompt.ts';
 import type { Implementation } from '../protocol/mcp-types.ts';
 import type { Resource } from '../resources/define-resource.ts';
@@ -6,8 +11,7 @@ import type { ResourceTemplate } from '../resources/define-resource-template.ts'
 import { type AssumedInitialize, LegacySession } from '../session/legacy-session.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import type { Transport } from '../transports/transport.ts';
-import { createServerCore } from './create-server-core.ts';
-import type { ElicitationUnavailablePolicy } from './server-core.ts';
+import { DualEraConnection } from './dual-era-connection.ts';
 
 export interface McpServerOptions extends Implementation {
   /** Told to the model at initialize: how to use this server's tools together. */
@@ -36,6 +40,17 @@ export interface McpServerOptions extends Implementation {
    * tools hold (child processes, pools, open files).
    */
   onClose?: () => void | Promise<void>;
+  /**
+   * The key that signs `requestState` between the rounds of a 2026-era
+   * request that asks the user. Replicas behind one load balancer need the
+   * same key; default: a random key per process.
+   */
+  requestStateKey?: string | Uint8Array;
+  /**
+   * 2026 era: how long clients may reuse lists (`tools/list`, …) and resource
+   * reads, in milliseconds (`ttlMs`). Default 0 for both: lists may change at any moment.
+   */
+  cacheTtlMs?: { lists?: number; reads?: number };
 }
 
 /** One client connected to a server. */
@@ -71,8 +86,17 @@ export interface McpServer {
   removeResourceTemplate(name: string): boolean;
   /** Tells every client subscribed to this URI that it changed. */
   notifyResourceUpdated(uri: string): void;
-  /** Serves one client over the transport. A server serves any number of connections. */
+  /**
+   * Serves one client over the transport. A server serves any number of
+   * connections; each one's first message decides its protocol era.
+   */
   connect(transport: Transport, options?: ConnectOptions): Promise<ServerConnection>;
+  /**
+   * Answers one stateless (2026-era) request, for transports that carry each
+   * request on its own (Streamable HTTP). Resolves `undefined` when the
+   * exchange was cancelled first.
+   */
+  answer(request: JsonRpcRequest, exchange: ModernExchange): Promise<JsonRpcResponse | undefined>;
   /** Closes every connection, then runs the `onClose` option once. */
   close(): Promise<void>;
 }
@@ -114,7 +138,22 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   for (const prompt of options.prompts ?? []) core.prompts.add(prompt.name, prompt);
   for (const resource of options.resources ?? []) core.resources.add(resource.uri, resource);
   for (const template of options.resourceTemplates ?? []) core.resourceTemplates.add(template.name, template);
-  const sessions = new Set<LegacySession>();
+  for (const [name, value] of Object.entries(options.cacheTtlMs ?? {})) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new LocalError(
+        'config_invalid',
+        `cacheTtlMs.${name} must be a whole number of milliseconds ≥ 0; got ${value}`,
+      );
+    }
+  }
+  const closing = new AbortController();
+  const modern: ModernServices = {
+    core,
+    seal: new RequestStateSeal(options.requestStateKey),
+    cacheHints: { listTtlMs: options.cacheTtlMs?.lists ?? 0, readTtlMs: options.cacheTtlMs?.reads ?? 0 },
+    closing: closing.signal,
+  };
+  const connections = new Set<LegacySession | DualEraConnection>();
   let released: Promise<void> | undefined;
 
   return {
@@ -131,14 +170,19 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     removeResourceTemplate: (name) => core.resourceTemplates.remove(name),
     notifyResourceUpdated: (uri) => core.emit({ type: 'resource_updated', uri }),
     async connect(transport, connectOptions) {
-      const session = new LegacySession(core, transport, connectOptions?.assumeInitialized);
-      sessions.add(session);
-      void session.closed.then(() => sessions.delete(session));
-      await session.start();
-      return session;
+      const connection =
+        connectOptions?.assumeInitialized === undefined
+          ? new DualEraConnection(core, modern, transport)
+          : new LegacySession(core, transport, connectOptions.assumeInitialized);
+      connections.add(connection);
+      void connection.closed.then(() => connections.delete(connection));
+      await connection.start();
+      return connection;
     },
+    answer: (request, exchange) => answerModernRequest(modern, request, exchange),
     async close() {
-      await Promise.all([...sessions].map((session) => session.close()));
+      closing.abort();
+      await Promise.all([...connections].map((connection) => connection.close()));
       released ??= Promise.resolve(options.onClose?.());
       await released;
     },

@@ -1,3 +1,11 @@
+import {
+  canElicitForm,
+  canSample,
+  readElicitAnswer,
+  readRootsAnswer,
+  readSamplingAnswer,
+  samplingUnavailable,
+} from '../engine/client-answers.ts';
 import type { ElicitOutcome } from '../engine/tool-context.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -18,13 +26,6 @@ export interface RequestScope {
   readonly requestId: JsonRpcId;
 }
 
-function formElicitationSupported(client: ClientState): boolean {
-  const elicitation = client.capabilities.elicitation;
-  if (!isPlainObject(elicitation) || client.protocolVersion < '2025-06-18') return false;
-  // An empty object predates modes and means form; otherwise form must be listed.
-  return Object.keys(elicitation).length === 0 || 'form' in elicitation;
-}
-
 /** Asks the user through `elicitation/create`; a client that cannot is `unavailable`, never a silent answer. */
 export async function askUser(
   requests: OutgoingRequests,
@@ -33,7 +34,7 @@ export async function askUser(
   message: string,
   requestedSchema: Record<string, unknown>,
 ): Promise<ElicitOutcome<unknown>> {
-  if (!formElicitationSupported(client)) {
+  if (!canElicitForm(client.capabilities, client.protocolVersion)) {
     return { action: 'unavailable', reason: 'the client did not declare the elicitation capability' };
   }
   let result: Record<string, unknown>;
@@ -46,10 +47,7 @@ export async function askUser(
     }
     throw error;
   }
-  const { action, content } = result;
-  if (action === 'accept') return { action, content };
-  if (action === 'decline' || action === 'cancel') return { action };
-  return { action: 'unavailable', reason: 'the client answered the question with an unknown action' };
+  return readElicitAnswer(result);
 }
 
 /** Asks the client's model through `sampling/createMessage`, when the client declared it can. */
@@ -59,11 +57,7 @@ export async function sample(
   scope: RequestScope,
   request: SamplingRequest,
 ): Promise<SamplingResult> {
-  if (!isPlainObject(client.capabilities.sampling)) {
-    throw new ToolError(
-      'This action needs the client to run a model completion (sampling), but the client did not declare sampling. Do the reasoning yourself or use a client that supports sampling.',
-    );
-  }
+  if (!canSample(client.capabilities)) throw samplingUnavailable();
   let result: Record<string, unknown>;
   try {
     result = await requests.request('sampling/createMessage', { ...request }, scope.signal, scope.requestId);
@@ -73,10 +67,7 @@ export async function sample(
     }
     throw error;
   }
-  if (typeof result.model !== 'string' || !isPlainObject(result.content) || typeof result.role !== 'string') {
-    throw new ToolError('The client answered the sampling request without a role, content and model.');
-  }
-  return result as SamplingResult;
+  return readSamplingAnswer(result);
 }
 
 /** The client's roots, with a cache that holds only while the client promised to announce changes. */
@@ -92,8 +83,7 @@ export class RootsCache {
     if (!isPlainObject(roots)) return undefined;
     const fetch = async (): Promise<Root[]> => {
       const result = await requests.request('roots/list', {}, scope.signal, scope.requestId);
-      const list = Array.isArray(result.roots) ? result.roots : [];
-      return list.filter((root): root is Root => isPlainObject(root) && typeof root.uri === 'string');
+      return readRootsAnswer(result);
     };
     if (roots.listChanged !== true) return fetch();
     this.#roots ??= fetch();

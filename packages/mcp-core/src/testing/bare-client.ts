@@ -1,7 +1,7 @@
-import type { McpServer } from '../engine/create-mcp-server.ts';
 import type { JsonRpcMessage } from '../messages/jsonrpc-message.ts';
 import type { CallToolResult } from '../protocol/mcp-types.ts';
 import { latestLegacyProtocolVersion } from '../protocol/protocol-version.ts';
+import type { McpServer } from '../server/create-mcp-server.ts';
 import { createInMemoryTransportPair } from '../transports/in-memory-transport.ts';
 
 export interface BareClient {

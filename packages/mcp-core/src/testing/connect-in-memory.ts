@@ -1,4 +1,4 @@
-import type { McpServer, ServerConnection } from '../engine/create-mcp-server.ts';
+import type { McpServer, ServerConnection } from '../server/create-mcp-server.ts';
 import { createInMemoryTransportPair } from '../transports/in-memory-transport.ts';
 import { type ClientTransportLike, type MessageRecording, recordMessages } from './message-recorder.ts';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createFixtureServer, echoTool, onePixelPng } from '../__fixtures__/fixture-tools.ts';
 import { connectRawPeer } from '../__fixtures__/raw-peer.ts';
-import { createMcpServer } from '../engine/create-mcp-server.ts';
+import { createMcpServer } from '../server/create-mcp-server.ts';
 import { connectInMemory } from '../testing/connect-in-memory.ts';
 import { defineTool } from './define-tool.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createMcpServer } from '../engine/create-mcp-server.ts';
+import { createMcpServer } from '../server/create-mcp-server.ts';
 import { defineTool } from '../tools/define-tool.ts';
 import { createInMemoryTransportPair } from './in-memory-transport.ts';
 

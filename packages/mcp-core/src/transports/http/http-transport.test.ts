@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createFixtureServer } from '../__fixtures__/fixture-tools.ts';
+import { createFixtureServer } from '../../__fixtures__/fixture-tools.ts';
 import {
   initializeBody,
   jsonAndSse,
@@ -10,9 +10,9 @@ import {
   type RawResponse,
   send,
   sendWithHost,
-} from '../__fixtures__/http-peer.ts';
-import { createSpecValidator } from '../testing/spec-schema-validator.ts';
-import { defineTool } from '../tools/define-tool.ts';
+} from '../../__fixtures__/http-peer.ts';
+import { createSpecValidator } from '../../testing/spec-schema-validator.ts';
+import { defineTool } from '../../tools/define-tool.ts';
 import { type HttpServerHandle, serveHttp } from './serve-http.ts';
 
 const validator = createSpecValidator('2025-11-25');

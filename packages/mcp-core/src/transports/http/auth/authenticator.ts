@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthInfo } from '../../engine/tool-context.ts';
-import { LocalError } from '../../errors/local-error.ts';
+import type { AuthInfo } from '../../../engine/tool-context.ts';
+import { LocalError } from '../../../errors/local-error.ts';
 import type { HttpAuthOptions } from './http-auth-options.ts';
 import { createJwtVerifier } from './jwt-verifier.ts';
 import { createStaticTokenVerifier } from './static-tokens.ts';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer, ServerConnection } from '../engine/create-mcp-server.ts';
-import type { AuthInfo } from '../engine/tool-context.ts';
-import { LocalError } from '../errors/local-error.ts';
-import { classifyMessage } from '../messages/classify-message.ts';
-import type { JsonRpcId } from '../messages/jsonrpc-message.ts';
-import { legacyProtocolVersions } from '../protocol/protocol-version.ts';
+import type { AuthInfo } from '../../engine/tool-context.ts';
+import { LocalError } from '../../errors/local-error.ts';
+import { classifyMessage } from '../../messages/classify-message.ts';
+import type { JsonRpcId } from '../../messages/jsonrpc-message.ts';
+import { legacyProtocolVersions } from '../../protocol/protocol-version.ts';
+import type { McpServer, ServerConnection } from '../../server/create-mcp-server.ts';
 import { type Authenticator, createAuthenticator } from './auth/authenticator.ts';
 import { HttpErrorCode, writeJsonRpcError } from './http-error.ts';
 import { type HttpServeOptions, resolveHttpOptions } from './http-options.ts';

@@ -9,12 +9,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createFixtureServer } from '../__fixtures__/fixture-tools.ts';
-import { definePrompt } from '../prompts/define-prompt.ts';
-import { defineResource } from '../resources/define-resource.ts';
-import { defineResourceTemplate } from '../resources/define-resource-template.ts';
-import { recordMessages } from '../testing/message-recorder.ts';
-import { defineTool } from '../tools/define-tool.ts';
+import { createFixtureServer } from '../../__fixtures__/fixture-tools.ts';
+import { definePrompt } from '../../prompts/define-prompt.ts';
+import { defineResource } from '../../resources/define-resource.ts';
+import { defineResourceTemplate } from '../../resources/define-resource-template.ts';
+import { recordMessages } from '../../testing/message-recorder.ts';
+import { defineTool } from '../../tools/define-tool.ts';
 import { type HttpServerHandle, serveHttp } from './serve-http.ts';
 
 const server = createFixtureServer({

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createFixtureServer } from '../../__fixtures__/fixture-tools.ts';
-import { initializeBody, jsonAndSse, send } from '../../__fixtures__/http-peer.ts';
-import { defineTool } from '../../tools/define-tool.ts';
+import { createFixtureServer } from '../../../__fixtures__/fixture-tools.ts';
+import { initializeBody, jsonAndSse, send } from '../../../__fixtures__/http-peer.ts';
+import { defineTool } from '../../../tools/define-tool.ts';
 import { type HttpServerHandle, serveHttp } from '../serve-http.ts';
 
 const staticToken = 'team-token-0123456789abcdef';

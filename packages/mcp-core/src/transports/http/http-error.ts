@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcId } from '../messages/jsonrpc-message.ts';
+import type { JsonRpcId } from '../../messages/jsonrpc-message.ts';
 
 /** MCP's server-range codes the HTTP layer uses alongside JSON-RPC's own. */
 export const HttpErrorCode = {

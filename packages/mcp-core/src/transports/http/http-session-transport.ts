@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { AuthInfo } from '../engine/tool-context.ts';
-import { LocalError } from '../errors/local-error.ts';
-import type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from '../messages/jsonrpc-message.ts';
-import { requestIdKey } from '../messages/request-id-key.ts';
-import type { MessageExtra, Transport, TransportSendOptions } from '../transports/transport.ts';
+import type { AuthInfo } from '../../engine/tool-context.ts';
+import { LocalError } from '../../errors/local-error.ts';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from '../../messages/jsonrpc-message.ts';
+import { requestIdKey } from '../../messages/request-id-key.ts';
+import type { MessageExtra, Transport, TransportSendOptions } from '../transport.ts';
 import { EventLog } from './event-log.ts';
 import { SseConnection } from './sse-connection.ts';
 

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AuthInfo } from '../../engine/tool-context.ts';
-import { LocalError } from '../../errors/local-error.ts';
+import type { AuthInfo } from '../../../engine/tool-context.ts';
+import { LocalError } from '../../../errors/local-error.ts';
 import type { StaticBearerToken } from './http-auth-options.ts';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();

@@ -1,0 +1,105 @@
+import type * as z from 'zod';
+import {
+  canElicitForm,
+  canListRoots,
+  canSample,
+  readElicitAnswer,
+  readRootsAnswer,
+  readSamplingAnswer,
+  samplingUnavailable,
+} from '../engine/client-answers.ts';
+import { type AskUser, confirmAction, elicitForm } from '../engine/create-elicitation.ts';
+import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
+import type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from '../engine/tool-context.ts';
+import { type LogLevel, passesLogLevel } from '../logging/log-level.ts';
+import { redactSecrets } from '../logging/redact-secrets.ts';
+import type { JsonRpcNotification } from '../messages/jsonrpc-message.ts';
+import type { Root, SamplingRequest, SamplingResult } from '../protocol/mcp-types.ts';
+import type { InputRound } from './input-round.ts';
+import type { RequestMeta } from './request-meta.ts';
+
+/**
+ * The context of one 2026-era request, filled from its `_meta` alone. Asking
+ * the client (elicit, confirm, sample, roots) goes through the request's
+ * input round: answered from the retry, or ending the attempt with
+ * `input_required`. Requests that may not ask (everything but tools/call,
+ * prompts/get and resources/read) have no round and find the client unable to.
+ */
+export class ModernRequestContext implements ToolContext {
+  readonly signal: AbortSignal;
+  readonly progress: ToolContext['progress'];
+  readonly auth: AuthInfo | undefined;
+  readonly #meta: RequestMeta;
+  readonly #round: InputRound | undefined;
+  readonly #policy: ElicitationUnavailablePolicy;
+  readonly #notify: (notification: JsonRpcNotification) => void;
+
+  constructor(
+    meta: RequestMeta,
+    round: InputRound | undefined,
+    policy: ElicitationUnavailablePolicy,
+    signal: AbortSignal,
+    progress: ToolContext['progress'],
+    auth: AuthInfo | undefined,
+    notify: (notification: JsonRpcNotification) => void,
+  ) {
+    this.#meta = meta;
+    this.#round = round;
+    this.#policy = policy;
+    this.signal = signal;
+    this.progress = progress;
+    this.auth = auth;
+    this.#notify = notify;
+  }
+
+  get protocolVersion(): string {
+    return this.#meta.protocolVersion;
+  }
+
+  get client(): ToolContext['client'] {
+    return { info: this.#meta.clientInfo, capabilities: this.#meta.capabilities };
+  }
+
+  /** Only when the request named a log level: without one the revision forbids log notifications. */
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    const threshold = this.#meta.logLevel;
+    if (threshold === undefined || this.signal.aborted || !passesLogLevel(level, threshold)) return;
+    const params: Record<string, unknown> = { level, data: redactSecrets(data) };
+    if (logger !== undefined) params.logger = logger;
+    this.#notify({ jsonrpc: '2.0', method: 'notifications/message', params });
+  }
+
+  elicit<Shape extends z.ZodObject>(request: ElicitRequest<Shape>): Promise<ElicitOutcome<z.output<Shape>>> {
+    return elicitForm(this.#ask, this.#policy, request);
+  }
+
+  confirm(message: string): Promise<ConfirmOutcome> {
+    return confirmAction(this.#ask, this.#policy, message);
+  }
+
+  async sample(request: SamplingRequest): Promise<SamplingResult> {
+    if (this.#round === undefined || !canSample(this.#meta.capabilities)) throw samplingUnavailable();
+    return readSamplingAnswer(await this.#round.ask('sampling/createMessage', { ...request }));
+  }
+
+  async roots(): Promise<Root[] | undefined> {
+    if (this.#round === undefined || !canListRoots(this.#meta.capabilities)) return undefined;
+    return readRootsAnswer(await this.#round.ask('roots/list', {}));
+  }
+
+  /** Each 2026-era response has a stream of its own; there is nothing to end early. */
+  closeStream(): void {}
+
+  get #ask(): AskUser {
+    return async (message, requestedSchema) => {
+      if (this.#round === undefined) {
+        return { action: 'unavailable', reason: 'this kind of request cannot ask the user' };
+      }
+      if (!canElicitForm(this.#meta.capabilities, this.#meta.protocolVersion)) {
+        return { action: 'unavailable', reason: 'the client did not declare the elicitation capability' };
+      }
+      const params = { mode: 'form', message, requestedSchema };
+      return readElicitAnswer(await this.#round.ask('elicitation/create', params));
+    };
+  }
+}
