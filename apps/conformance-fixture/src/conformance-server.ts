@@ -1,16 +1,20 @@
 import { createMcpServer, type McpServer } from '@toolshed/mcp-core';
+import { modernTools, type ServerReference } from './fixture-modern-tools.ts';
 import { fixturePrompts } from './fixture-prompts.ts';
 import { fixtureResources, fixtureResourceTemplates } from './fixture-resources.ts';
 import { fixtureTools } from './fixture-tools.ts';
 
 /** The server the official conformance suite runs its server scenarios against. */
 export function createConformanceServer(): McpServer {
-  return createMcpServer({
+  const reference: ServerReference = { current: undefined };
+  const server = createMcpServer({
     name: 'toolshed-conformance-fixture',
     version: '0.0.0',
-    tools: fixtureTools,
+    tools: [...fixtureTools, ...modernTools(reference)],
     prompts: fixturePrompts,
     resources: fixtureResources,
     resourceTemplates: fixtureResourceTemplates,
   });
+  reference.current = server;
+  return server;
 }

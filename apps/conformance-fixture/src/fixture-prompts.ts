@@ -45,4 +45,18 @@ export const fixturePrompts: readonly Prompt[] = [
       { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   }),
+  definePrompt({
+    name: 'test_input_required_result_prompt',
+    title: 'Prompt That Asks First',
+    description: 'A prompt that asks the user for context before it is built',
+    get: async (_args, context) => {
+      const outcome = await context.elicit({
+        key: 'user_context',
+        message: 'What context should the prompt use?',
+        schema: z.object({ context: z.string() }),
+      });
+      const given = outcome.action === 'accept' ? outcome.content.context : 'none given';
+      return `Answer with this context in mind: ${given}`;
+    },
+  }),
 ];

@@ -57,13 +57,40 @@ export async function startFixture(port: number): Promise<{ url: string; stop():
   };
 }
 
-/** Runs the pinned official suite (`server --suite all`) and reads every scenario's checks. */
-export async function runConformance(url: string): Promise<ConformanceRun> {
+/**
+ * A pinned release of the official suite and how to run it: 0.1.16 with
+ * `--suite all`, or the alpha with `--requirements <revision>`, which runs one
+ * protocol revision's frozen scenario set at that revision's wire.
+ */
+export type ConformanceSuite = { kind: 'all' } | { kind: 'requirements'; revision: '2025-11-25' | '2026-07-28' };
+
+function suitePackage(suite: ConformanceSuite): string {
+  return suite.kind === 'all' ? '@modelcontextprotocol/conformance' : '@modelcontextprotocol/conformance-alpha';
+}
+
+/** The server scenarios a revision's requirement set scores; the suite also runs and reports others that never count. */
+export function scoredScenarios(revision: string): string[] {
   const require = createRequire(join(appDirectory, 'package.json'));
-  const packageJson = require.resolve('@modelcontextprotocol/conformance/package.json');
+  const root = dirname(require.resolve('@modelcontextprotocol/conformance-alpha/package.json'));
+  const lines = readFileSync(join(root, 'requirements', `${revision}.yaml`), 'utf8').split('\n');
+  const start = lines.indexOf('server:');
+  const scenarios: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const item = /^ {2}- ([\w/-]+)\s*$/.exec(line);
+    if (item === null) break;
+    scenarios.push(item[1] as string);
+  }
+  return scenarios;
+}
+
+/** Runs a pinned official suite against the URL and reads every scenario's checks. */
+export async function runConformance(url: string, suite: ConformanceSuite = { kind: 'all' }): Promise<ConformanceRun> {
+  const require = createRequire(join(appDirectory, 'package.json'));
+  const packageJson = require.resolve(`${suitePackage(suite)}/package.json`);
   const cli = join(dirname(packageJson), 'dist', 'index.js');
   const outputDir = mkdtempSync(join(tmpdir(), 'conformance-'));
-  const child = spawn(process.execPath, [cli, 'server', '--url', url, '--suite', 'all', '-o', outputDir], {
+  const selection = suite.kind === 'all' ? ['--suite', 'all'] : ['--requirements', suite.revision];
+  const child = spawn(process.execPath, [cli, 'server', '--url', url, ...selection, '-o', outputDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -91,8 +118,16 @@ export async function runConformance(url: string): Promise<ConformanceRun> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const fixture = await startFixture(await freePort());
-  const run = await runConformance(fixture.url);
+  const suites: ConformanceSuite[] = [
+    { kind: 'all' },
+    { kind: 'requirements', revision: '2025-11-25' },
+    { kind: 'requirements', revision: '2026-07-28' },
+  ];
+  for (const suite of suites) {
+    const run = await runConformance(fixture.url, suite);
+    process.stdout.write(`${suite.kind === 'all' ? '0.1.16 --suite all' : `alpha --requirements ${suite.revision}`}\n`);
+    process.stdout.write(`${run.output.slice(run.output.lastIndexOf('Total:'))}\n`);
+    if (run.exitCode !== 0) process.exitCode = 1;
+  }
   await fixture.stop();
-  process.stdout.write(run.output.slice(run.output.indexOf('=== SUMMARY ===')));
-  process.exitCode = run.exitCode ?? 1;
 }

@@ -4,8 +4,15 @@ import { ToolError } from '../errors/tool-error.ts';
 import type { ElicitationUnavailablePolicy } from './server-core.ts';
 import type { ConfirmOutcome, ElicitOutcome, ElicitRequest } from './tool-context.ts';
 
-/** How an era asks the user: the 2025 session sends elicitation/create; 2026 will return input_required. */
-export type AskUser = (message: string, requestedSchema: Record<string, unknown>) => Promise<ElicitOutcome<unknown>>;
+/**
+ * How an era asks the user: the 2025 session sends elicitation/create; the
+ * 2026 era ends the attempt with input_required, the question under `key`.
+ */
+export type AskUser = (
+  message: string,
+  requestedSchema: Record<string, unknown>,
+  key?: string,
+) => Promise<ElicitOutcome<unknown>>;
 
 const primitiveTypes = new Set(['string', 'number', 'integer', 'boolean']);
 const confirmSchema = z.object({
@@ -64,7 +71,7 @@ export async function elicitForm<Shape extends z.ZodObject>(
   policy: ElicitationUnavailablePolicy,
   request: ElicitRequest<Shape>,
 ): Promise<ElicitOutcome<z.output<Shape>>> {
-  const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema));
+  const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema), request.key);
   if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
   if (outcome.action !== 'accept') return outcome;
   const parsed = request.schema.safeParse(outcome.content ?? {});

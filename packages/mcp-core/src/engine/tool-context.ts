@@ -33,6 +33,12 @@ export interface ElicitRequest<Shape extends z.ZodObject> {
    * `enumNames`). Default: derived from `schema`.
    */
   requestedSchema?: Record<string, unknown>;
+  /**
+   * The question's name in a 2026-era `inputRequests` map, for clients that
+   * answer by name. Default: derived from the question, so an answer can only
+   * be taken for the question it was given to.
+   */
+  key?: string;
 }
 
 /** Who made the request, when the transport authenticated it (HTTP with auth on). */

@@ -37,6 +37,8 @@ export interface ModernExchange {
   readonly auth: AuthInfo | undefined;
   /** Sends a notification that belongs to this request (progress, logs, subscription events). */
   notify(notification: JsonRpcNotification): void;
+  /** Aborted when the transport shuts down: an open subscription then ends with its closing result. */
+  readonly ending?: AbortSignal;
 }
 
 /** The methods the 2026-07-28 revision defines for a client to send a server. */
@@ -101,8 +103,9 @@ async function answer(
   const { core } = services;
   const { id, method } = request;
   const params = request.params ?? {};
-  if (!modernMethods.has(method)) throw methodNotFound(method);
+  // The order the revision implies: required fields, then the version, then the method.
   const meta = readRequestMeta(params);
+  if (!modernMethods.has(method)) throw methodNotFound(method);
   const complete = (result: Record<string, unknown>): JsonRpcResponse => ({
     jsonrpc: '2.0',
     id,

@@ -27,25 +27,41 @@ export function requestIdentity(method: string, params: Record<string, unknown>)
   return `${method} ${digestOf(salient)}`;
 }
 
+function isAnswerTo(method: InputRequest['method'], response: unknown): response is Record<string, unknown> {
+  if (!isPlainObject(response)) return false;
+  switch (method) {
+    case 'elicitation/create':
+      return response.action === 'accept' || response.action === 'decline' || response.action === 'cancel';
+    case 'sampling/createMessage':
+      return typeof response.role === 'string' && isPlainObject(response.content) && typeof response.model === 'string';
+    case 'roots/list':
+      return Array.isArray(response.roots);
+  }
+}
+
 /**
  * One attempt at a multi round-trip request (MRTR). The handler runs from the
- * top on every retry; each question it asks gets a key from its place in the
- * run (`elicit-1`, `sample-2`, …) and is answered from the verified
- * `requestState` (earlier rounds) or this retry's `inputResponses` — only when
- * the question is the very one that was asked. An unanswered question never
- * settles: the handler stops there, so nothing after a question runs before
- * its answer is in. Questions asked in the same turn (`Promise.all`) go out
- * together; the attempt then ends with `input_required`.
+ * top on every retry. Each question it asks has a key — the tool's own, or
+ * one derived from the question itself (`elicit-3f9a…`), so an answer can
+ * only ever be taken for the question it was given to — and is answered from
+ * the verified `requestState` (earlier rounds) or this retry's
+ * `inputResponses`. An unanswered question never settles: the handler stops
+ * there, so nothing after a question runs before its answer is in. Questions
+ * asked in the same turn (`Promise.all`) go out together; the attempt then
+ * ends with `input_required`, carrying every answer so far in signed state.
  */
 export class InputRound {
   readonly #seal: RequestStateSeal;
   readonly #request: string;
   readonly #principal: string;
-  readonly #answers = new Map<string, RememberedAnswer>();
-  readonly #pending = new Map<string, InputRequest & { question: string }>();
+  readonly #remembered: Readonly<Record<string, RememberedAnswer>>;
+  readonly #responses: Record<string, unknown>;
+  /** Answers used in this attempt, to carry into the next round's state. */
+  readonly #answered = new Map<string, RememberedAnswer>();
+  readonly #pending = new Map<string, InputRequest>();
+  readonly #keys = new Set<string>();
   readonly #ended: Promise<InputRequiredResult>;
   #end!: (result: InputRequiredResult) => void;
-  #asked = 0;
 
   constructor(
     seal: RequestStateSeal,
@@ -57,20 +73,17 @@ export class InputRound {
     this.#seal = seal;
     this.#request = request;
     this.#principal = principal;
+    this.#remembered = state?.answers ?? {};
+    this.#responses = responses ?? {};
     this.#ended = new Promise((resolve) => {
       this.#end = resolve;
     });
-    for (const [key, answer] of Object.entries(state?.answers ?? {})) this.#answers.set(key, answer);
-    // Only responses to the questions the last round asked count; anything else is ignored, as the spec allows.
-    for (const [key, question] of Object.entries(state?.asked ?? {})) {
-      const response = responses?.[key];
-      if (isPlainObject(response)) this.#answers.set(key, { question, response });
-    }
   }
 
   /**
    * Opens a retry's state and responses into a round. Tampered, expired or
-   * misplaced state is -32602; malformed `inputResponses` too.
+   * misplaced state is -32602; so is `inputResponses` that is not an object.
+   * Responses to questions that are not asked again are ignored, as the spec allows.
    */
   static open(seal: RequestStateSeal, method: string, params: Record<string, unknown>, principal: string): InputRound {
     const request = requestIdentity(method, params);
@@ -88,33 +101,35 @@ export class InputRound {
   }
 
   /** The client's answer to this question, or a promise that never settles while the attempt ends to ask it. */
-  ask(method: InputRequest['method'], params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    this.#asked += 1;
-    const key = `${keyPrefix[method]}-${this.#asked}`;
+  ask(method: InputRequest['method'], params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
     const question = digestOf({ method, params });
-    const answer = this.#answers.get(key);
-    if (answer !== undefined && answer.question === question) return Promise.resolve(answer.response);
+    let name = key ?? `${keyPrefix[method]}-${question.slice(0, 10)}`;
+    // The same question asked twice in one run is two questions.
+    for (let copy = 2; this.#keys.has(name); copy += 1)
+      name = `${key ?? `${keyPrefix[method]}-${question.slice(0, 10)}`}-${copy}`;
+    this.#keys.add(name);
+    const remembered = this.#remembered[name];
+    if (remembered !== undefined && remembered.question === question) {
+      this.#answered.set(name, remembered);
+      return Promise.resolve(remembered.response);
+    }
+    const response = this.#responses[name];
+    if (isAnswerTo(method, response)) {
+      this.#answered.set(name, { question, response });
+      return Promise.resolve(response);
+    }
     if (this.#pending.size === 0) setImmediate(() => this.#end(this.#interim()));
-    this.#pending.set(key, { method, params, question });
+    this.#pending.set(name, { method, params });
     return new Promise(() => {});
   }
 
   #interim(): InputRequiredResult {
-    const inputRequests: Record<string, InputRequest> = {};
-    const asked: Record<string, string> = {};
-    for (const [key, { method, params, question }] of this.#pending) {
-      inputRequests[key] = { method, params };
-      asked[key] = question;
-    }
-    const answers: Record<string, RememberedAnswer> = {};
-    for (const [key, answer] of this.#answers) if (!(key in asked)) answers[key] = answer;
     const requestState = this.#seal.seal({
       request: this.#request,
       principal: this.#principal,
       expiresAt: Date.now() + this.#seal.lifetimeMs,
-      answers,
-      asked,
+      answers: Object.fromEntries(this.#answered),
     });
-    return { resultType: 'input_required', inputRequests, requestState };
+    return { resultType: 'input_required', inputRequests: Object.fromEntries(this.#pending), requestState };
   }
 }

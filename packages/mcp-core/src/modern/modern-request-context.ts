@@ -11,6 +11,7 @@ import {
 import { type AskUser, confirmAction, elicitForm } from '../engine/create-elicitation.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
 import type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from '../engine/tool-context.ts';
+import { missingClientCapability } from '../errors/common-protocol-errors.ts';
 import { type LogLevel, passesLogLevel } from '../logging/log-level.ts';
 import { redactSecrets } from '../logging/redact-secrets.ts';
 import type { JsonRpcNotification } from '../messages/jsonrpc-message.ts';
@@ -78,7 +79,11 @@ export class ModernRequestContext implements ToolContext {
   }
 
   async sample(request: SamplingRequest): Promise<SamplingResult> {
-    if (this.#round === undefined || !canSample(this.#meta.capabilities)) throw samplingUnavailable();
+    if (this.#round === undefined) throw samplingUnavailable();
+    // The revision's rule: a request that needs a capability the client did not declare is -32021.
+    if (!canSample(this.#meta.capabilities)) {
+      throw missingClientCapability({ sampling: {} }, 'this request asks the client for a model completion');
+    }
     return readSamplingAnswer(await this.#round.ask('sampling/createMessage', { ...request }));
   }
 
@@ -91,15 +96,18 @@ export class ModernRequestContext implements ToolContext {
   closeStream(): void {}
 
   get #ask(): AskUser {
-    return async (message, requestedSchema) => {
+    return async (message, requestedSchema, key) => {
       if (this.#round === undefined) {
         return { action: 'unavailable', reason: 'this kind of request cannot ask the user' };
       }
       if (!canElicitForm(this.#meta.capabilities, this.#meta.protocolVersion)) {
+        if (this.#policy === 'fail') {
+          throw missingClientCapability({ elicitation: { form: {} } }, 'this request needs an answer from the user');
+        }
         return { action: 'unavailable', reason: 'the client did not declare the elicitation capability' };
       }
       const params = { mode: 'form', message, requestedSchema };
-      return readElicitAnswer(await this.#round.ask('elicitation/create', params));
+      return readElicitAnswer(await this.#round.ask('elicitation/create', params, key));
     };
   }
 }

@@ -23,10 +23,10 @@ export function declaresModernMeta(params: JsonRpcParams | undefined): boolean {
 }
 
 /**
- * Reads and checks a request's `_meta`. A missing required field is -32602;
- * a version we do not speak is -32022 with the list we do.
+ * The version a request names in `_meta`, once the fields every request must
+ * carry are there: a missing one is -32602, checked before anything else.
  */
-export function readRequestMeta(params: JsonRpcParams | undefined): RequestMeta {
+export function requireMetaFields(params: JsonRpcParams | undefined): string {
   const meta = params?._meta;
   if (!isPlainObject(meta)) {
     throw invalidParams(
@@ -34,16 +34,24 @@ export function readRequestMeta(params: JsonRpcParams | undefined): RequestMeta 
     );
   }
   const protocolVersion = meta[MetaKey.protocolVersion];
-  if (protocolVersion === undefined)
-    throw invalidParams(`Invalid params: _meta["${MetaKey.protocolVersion}"] is required`);
   if (typeof protocolVersion !== 'string') {
-    throw invalidParams(`Invalid params: _meta["${MetaKey.protocolVersion}"] must be a string`);
+    throw invalidParams(`Invalid params: _meta["${MetaKey.protocolVersion}"] is required, a version string`);
   }
-  if (!isModernProtocolVersion(protocolVersion)) throw unsupportedProtocolVersion(protocolVersion);
-  const capabilities = meta[MetaKey.clientCapabilities];
-  if (!isPlainObject(capabilities)) {
+  if (!isPlainObject(meta[MetaKey.clientCapabilities])) {
     throw invalidParams(`Invalid params: _meta["${MetaKey.clientCapabilities}"] is required and must be an object`);
   }
+  return protocolVersion;
+}
+
+/**
+ * Reads and checks a request's `_meta`. A missing required field is -32602;
+ * a version we do not speak is -32022 with the list we do.
+ */
+export function readRequestMeta(params: JsonRpcParams | undefined): RequestMeta {
+  const protocolVersion = requireMetaFields(params);
+  if (!isModernProtocolVersion(protocolVersion)) throw unsupportedProtocolVersion(protocolVersion);
+  const meta = params?._meta as Record<string, unknown>;
+  const capabilities = meta[MetaKey.clientCapabilities];
   const clientInfo = meta[MetaKey.clientInfo];
   if (clientInfo !== undefined && !(isPlainObject(clientInfo) && typeof clientInfo.name === 'string')) {
     throw invalidParams(`Invalid params: _meta["${MetaKey.clientInfo}"] must be an object with a name`);

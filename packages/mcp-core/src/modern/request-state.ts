@@ -19,8 +19,6 @@ export interface RequestStatePayload {
   readonly expiresAt: number;
   /** Answers from earlier rounds, by input key. */
   readonly answers: Readonly<Record<string, RememberedAnswer>>;
-  /** The questions the last round asked, by input key: the only responses a retry may carry. */
-  readonly asked: Readonly<Record<string, string>>;
 }
 
 /**

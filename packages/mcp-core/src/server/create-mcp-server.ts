@@ -87,6 +87,11 @@ export interface McpServer {
   /** Tells every client subscribed to this URI that it changed. */
   notifyResourceUpdated(uri: string): void;
   /**
+   * Tells clients a list changed, for lists whose contents come from outside
+   * the server's own registrations (changes to those are announced already).
+   */
+  notifyListChanged(list: 'tools' | 'prompts' | 'resources'): void;
+  /**
    * Serves one client over the transport. A server serves any number of
    * connections; each one's first message decides its protocol era.
    */
@@ -169,6 +174,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     addResourceTemplate: (template) => core.resourceTemplates.add(template.name, template),
     removeResourceTemplate: (name) => core.resourceTemplates.remove(name),
     notifyResourceUpdated: (uri) => core.emit({ type: 'resource_updated', uri }),
+    notifyListChanged: (list) => core.emit({ type: 'list_changed', list }),
     async connect(transport, connectOptions) {
       const connection =
         connectOptions?.assumeInitialized === undefined

@@ -27,6 +27,12 @@ export interface HttpServeOptions {
   allowedOrigins?: readonly string[];
   /** POST body cap in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Starts every 2025-era session id, so a load balancer can send a session's
+   * requests to the replica that holds it (letters, digits, `-`, `_`, `.`; up
+   * to 32). 2026-era requests need no affinity. Default: none.
+   */
+  sessionIdPrefix?: string;
   /** Live sessions at most; initialize beyond it gets 503. Default 1000. */
   maxSessions?: number;
   /** A session with no request and no open stream for this long ends. Default 30 minutes. */
@@ -58,6 +64,7 @@ export interface ResolvedHttpOptions {
   standaloneStream: boolean;
   maxBodyBytes: number;
   maxSessions: number;
+  sessionIdPrefix: string;
   sessionIdleMs: number;
   sseRetryMs: number;
   eventsPerStream: number;
@@ -77,6 +84,7 @@ export function resolveHttpOptions(options: HttpServeOptions): ResolvedHttpOptio
     standaloneStream: options.standaloneStream ?? true,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     maxSessions: options.maxSessions ?? 1000,
+    sessionIdPrefix: options.sessionIdPrefix ?? '',
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
     sseRetryMs: options.sseRetryMs ?? 2000,
     eventsPerStream: options.eventsPerStream ?? 1000,

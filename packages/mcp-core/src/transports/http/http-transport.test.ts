@@ -152,7 +152,7 @@ describe('Streamable HTTP: status, headers and body of every rule', () => {
           body: { jsonrpc: '2.0', id: 8, method: 'ping' },
         }),
       400,
-      (r) => expectJsonRpcError(r, -32000, /supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05/),
+      (r) => expectJsonRpcError(r, -32022, /supported here: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05/),
     ],
     [
       'a missing MCP-Protocol-Version is taken as 2025-03-26 and served',

@@ -1,16 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthInfo } from '../../engine/tool-context.ts';
 import { LocalError } from '../../errors/local-error.ts';
-import { classifyMessage } from '../../messages/classify-message.ts';
-import type { JsonRpcId } from '../../messages/jsonrpc-message.ts';
+import { isPlainObject } from '../../messages/is-plain-object.ts';
+import { declaresModernMeta } from '../../modern/request-meta.ts';
 import { legacyProtocolVersions } from '../../protocol/protocol-version.ts';
-import type { McpServer, ServerConnection } from '../../server/create-mcp-server.ts';
+import type { McpServer } from '../../server/create-mcp-server.ts';
 import { type Authenticator, createAuthenticator } from './auth/authenticator.ts';
 import { HttpErrorCode, writeJsonRpcError } from './http-error.ts';
 import { type HttpServeOptions, resolveHttpOptions } from './http-options.ts';
-import { HttpSessionTransport, type ResponseMode } from './http-session-transport.ts';
+import { answerPreflight, corsHeaders, headerValue } from './http-request-headers.ts';
+import { LegacyHttpEndpoint } from './legacy-http-endpoint.ts';
+import { type ModernStreams, serveModernPost } from './modern-http-exchange.ts';
 import { checkOrigin, createOriginPolicy, isLoopbackAddress } from './origin-guard.ts';
 import { readJsonBody } from './read-json-body.ts';
 
@@ -19,38 +20,34 @@ export interface HttpServerHandle {
   /** The endpoint's URL, e.g. http://127.0.0.1:3000/mcp. */
   readonly url: string;
   readonly server: Server;
-  /** Live sessions (stateful mode). */
+  /** Live 2025-era sessions (stateful mode). */
   readonly sessionCount: number;
-  /** Stops accepting, lets in-flight calls finish within the grace period, then ends every session. */
+  /** Stops accepting, lets in-flight calls finish within the grace period, then ends every session and stream. */
   close(): Promise<void>;
 }
 
-interface Session {
-  readonly id: string;
-  readonly transport: HttpSessionTransport;
-  readonly connection: ServerConnection;
-  lastActive: number;
-}
+const legacyVersions = new Set(legacyProtocolVersions);
+const sessionIdPrefixPattern = /^[A-Za-z0-9._-]{0,32}$/;
 
-const supportedVersions = new Set(legacyProtocolVersions);
-const sessionIdPattern = /^[\x21-\x7e]{1,128}$/;
-
-function acceptsOf(req: IncomingMessage): { json: boolean; sse: boolean; any: boolean } {
-  const accept = (req.headers.accept ?? '').toLowerCase();
-  const any = accept === '' || accept.includes('*/*') || accept.includes('application/*');
-  return { json: accept.includes('application/json'), sse: accept.includes('text/event-stream'), any };
-}
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+/**
+ * Which era a POST speaks. A session id, a 2025 version header, or (with no
+ * header) anything but a request carrying modern `_meta` is the 2025 era:
+ * the first POST of a 2025 client is `initialize` without the header. Every
+ * other POST is a stateless 2026-era request.
+ */
+function isLegacyPost(request: IncomingMessage, payload: unknown): boolean {
+  if (headerValue(request, 'mcp-session-id') !== undefined) return true;
+  const version = headerValue(request, 'mcp-protocol-version');
+  if (version !== undefined) return legacyVersions.has(version);
+  return !(isPlainObject(payload) && isPlainObject(payload.params) && declaresModernMeta(payload.params));
 }
 
 /**
- * Serves an MCP server over Streamable HTTP on node:http, safe by default:
- * bound to 127.0.0.1, Host and Origin checked against DNS rebinding, bodies
- * capped, malformed input answered with JSON-RPC errors (never HTML), slow
- * clients timed out, and auth required on any address but loopback.
+ * Serves an MCP server over Streamable HTTP on node:http, in both protocol
+ * eras on one endpoint, safe by default: bound to 127.0.0.1, Host and Origin
+ * checked against DNS rebinding, bodies capped, malformed input answered with
+ * JSON-RPC errors (never HTML), slow clients timed out, and auth required on
+ * any address but loopback.
  *
  * @example
  * const http = await serveHttp(server, { port: 3000 });
@@ -64,8 +61,17 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
       `Refusing to serve ${config.host} without auth: anyone who can reach it could call every tool. Configure auth, bind 127.0.0.1, or pass the explicit insecure option.`,
     );
   }
+  if (!sessionIdPrefixPattern.test(config.sessionIdPrefix)) {
+    throw new LocalError(
+      'config_invalid',
+      'sessionIdPrefix may hold letters, digits, ".", "-" and "_", at most 32 of them',
+    );
+  }
   const policy = createOriginPolicy(config.host, options.allowedHosts, options.allowedOrigins);
-  const sessions = new Map<string, Session>();
+  const legacy = new LegacyHttpEndpoint(mcpServer, config);
+  const modernStreams: ModernStreams = new Set();
+  let inFlightModern = 0;
+  const ending = new AbortController();
   let authenticator: Authenticator | undefined;
   let closing = false;
 
@@ -76,10 +82,10 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
     connectionsCheckingInterval: Math.max(100, Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4),
     keepAliveTimeout: 5_000,
   });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((error: unknown) => {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response).catch((error: unknown) => {
       process.stderr.write(`[mcp-core] HTTP handler failed: ${(error as Error).stack ?? String(error)}\n`);
-      writeJsonRpcError(res, 500, -32603, 'Internal error');
+      writeJsonRpcError(response, 500, -32603, 'Internal error');
     });
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -107,52 +113,39 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
 
   const timers = [
     setInterval(() => {
-      for (const session of sessions.values()) session.transport.keepAlive();
+      legacy.keepAlive();
+      for (const stream of modernStreams) stream.keepAlive();
     }, config.keepAliveMs),
-    setInterval(sweepIdle, Math.min(config.sessionIdleMs / 4, 60_000)),
+    setInterval(() => legacy.sweepIdle(), Math.min(config.sessionIdleMs / 4, 60_000)),
   ];
   for (const timer of timers) timer.unref();
 
-  function sweepIdle(): void {
-    const now = Date.now();
-    for (const session of sessions.values()) {
-      const busy = session.transport.pendingRequests > 0 || session.transport.openConnections > 0;
-      if (busy) session.lastActive = now;
-      else if (now - session.lastActive > config.sessionIdleMs) void endSession(session);
-    }
-  }
-
-  async function endSession(session: Session): Promise<void> {
-    sessions.delete(session.id);
-    await session.connection.close();
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const target = req.url ?? '/';
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const target = request.url ?? '/';
     const query = target.indexOf('?');
     const pathname = query === -1 ? target : target.slice(0, query);
-    const refusal = checkOrigin(policy, req.headers.host, headerValue(req, 'origin'));
+    const refusal = checkOrigin(policy, request.headers.host, headerValue(request, 'origin'));
     if (refusal !== undefined) {
-      writeJsonRpcError(res, 403, HttpErrorCode.Refused, `Forbidden: ${refusal} (DNS rebinding protection)`);
+      writeJsonRpcError(response, 403, HttpErrorCode.Refused, `Forbidden: ${refusal} (DNS rebinding protection)`);
       return;
     }
     if (authenticator?.metadataPaths.includes(pathname)) {
-      serveMetadata(req, res, authenticator);
+      serveMetadata(request, response, authenticator);
       return;
     }
     if (pathname !== config.path) {
-      writeJsonRpcError(res, 404, HttpErrorCode.Refused, `Not found: the MCP endpoint is ${config.path}`);
+      writeJsonRpcError(response, 404, HttpErrorCode.Refused, `Not found: the MCP endpoint is ${config.path}`);
       return;
     }
-    if (req.method === 'OPTIONS') {
-      answerPreflight(req, res);
+    if (request.method === 'OPTIONS') {
+      answerPreflight(request, response);
       return;
     }
     let auth: AuthInfo | undefined;
     if (authenticator !== undefined) {
-      const outcome = await authenticator.authenticate(req, query === -1 ? '' : target.slice(query + 1));
+      const outcome = await authenticator.authenticate(request, query === -1 ? '' : target.slice(query + 1));
       if (!outcome.ok) {
-        writeJsonRpcError(res, outcome.status, HttpErrorCode.Refused, outcome.message, {
+        writeJsonRpcError(response, outcome.status, HttpErrorCode.Refused, outcome.message, {
           'www-authenticate': outcome.wwwAuthenticate,
         });
         return;
@@ -160,263 +153,81 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
       auth = outcome.info;
     }
     if (closing) {
-      writeJsonRpcError(res, 503, HttpErrorCode.Refused, 'Service unavailable: the server is shutting down', {
+      writeJsonRpcError(response, 503, HttpErrorCode.Refused, 'Service unavailable: the server is shutting down', {
         connection: 'close',
       });
       return;
     }
-    switch (req.method) {
+    switch (request.method) {
       case 'POST':
-        await handlePost(req, res, auth);
+        await handlePost(request, response, auth);
         return;
       case 'GET':
-        handleGet(req, res);
+        legacy.get(request, response);
         return;
       case 'DELETE':
-        await handleDelete(req, res);
+        await legacy.delete(request, response);
         return;
       default:
-        writeJsonRpcError(res, 405, HttpErrorCode.Refused, 'Method not allowed: use POST, GET or DELETE', {
+        writeJsonRpcError(response, 405, HttpErrorCode.Refused, 'Method not allowed: use POST, GET or DELETE', {
           allow: 'GET, POST, DELETE',
         });
     }
   }
 
-  function corsHeaders(req: IncomingMessage): Record<string, string> {
-    const origin = headerValue(req, 'origin');
-    if (origin === undefined) return {};
-    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'mcp-session-id', vary: 'origin' };
+  async function handlePost(request: IncomingMessage, response: ServerResponse, auth: AuthInfo | undefined) {
+    const body = await readJsonBody(request, config.maxBodyBytes);
+    if (!body.ok) {
+      writeJsonRpcError(
+        response,
+        body.status,
+        body.code,
+        body.message,
+        body.status === 413 ? { connection: 'close' } : {},
+      );
+      return;
+    }
+    if (isLegacyPost(request, body.value)) {
+      await legacy.post(request, response, body.value, auth);
+      return;
+    }
+    inFlightModern += 1;
+    try {
+      await serveModernPost(
+        mcpServer,
+        request,
+        response,
+        body.value,
+        auth,
+        corsHeaders(request),
+        modernStreams,
+        ending.signal,
+      );
+    } finally {
+      inFlightModern -= 1;
+    }
   }
 
-  function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(204, {
-      ...corsHeaders(req),
-      'access-control-allow-methods': 'GET, POST, DELETE',
-      'access-control-allow-headers':
-        'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-      'access-control-max-age': '600',
-    });
-    res.end();
-  }
-
-  function serveMetadata(req: IncomingMessage, res: ServerResponse, auth: Authenticator): void {
-    if (req.method !== 'GET') {
-      writeJsonRpcError(res, 405, HttpErrorCode.Refused, 'Method not allowed: use GET', { allow: 'GET' });
+  function serveMetadata(request: IncomingMessage, response: ServerResponse, auth: Authenticator): void {
+    if (request.method !== 'GET') {
+      writeJsonRpcError(response, 405, HttpErrorCode.Refused, 'Method not allowed: use GET', { allow: 'GET' });
       return;
     }
     const body = JSON.stringify(auth.metadata);
-    res.writeHead(200, {
+    response.writeHead(200, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
       'cache-control': 'max-age=3600',
-      ...corsHeaders(req),
+      ...corsHeaders(request),
     });
-    res.end(body);
-  }
-
-  /** Says what is wrong with the MCP-Protocol-Version header, if anything; missing means 2025-03-26. */
-  function checkVersionHeader(req: IncomingMessage, res: ServerResponse): boolean {
-    const version = headerValue(req, 'mcp-protocol-version');
-    if (version === undefined || supportedVersions.has(version)) return true;
-    writeJsonRpcError(
-      res,
-      400,
-      HttpErrorCode.Refused,
-      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 40))}; supported: ${legacyProtocolVersions.join(', ')}`,
-    );
-    return false;
-  }
-
-  /** The session a request names: 400 when it names none, 404 when it names one that is gone. */
-  function findSession(req: IncomingMessage, res: ServerResponse): Session | undefined {
-    const id = headerValue(req, 'mcp-session-id');
-    if (id === undefined) {
-      writeJsonRpcError(
-        res,
-        400,
-        HttpErrorCode.Refused,
-        'Bad Request: Mcp-Session-Id header is required; send initialize first',
-      );
-      return undefined;
-    }
-    const session = sessionIdPattern.test(id) ? sessions.get(id) : undefined;
-    if (session === undefined) {
-      writeJsonRpcError(
-        res,
-        404,
-        HttpErrorCode.SessionNotFound,
-        'Session not found: it ended or expired; initialize a new one',
-      );
-      return undefined;
-    }
-    session.lastActive = Date.now();
-    return session;
-  }
-
-  function chooseMode(req: IncomingMessage, methods: readonly string[]): ResponseMode | undefined {
-    const accepts = acceptsOf(req);
-    const json = accepts.json || accepts.any;
-    if (!json && !accepts.sse) return undefined;
-    if (!json) return 'sse';
-    if (!accepts.sse) return 'json';
-    if (config.responseMode === 'auto') return methods.includes('tools/call') ? 'sse' : 'json';
-    return config.responseMode;
-  }
-
-  function newTransport(protocolVersion?: string): HttpSessionTransport {
-    return new HttpSessionTransport(
-      { eventsPerStream: config.eventsPerStream, retainedStreams: 100, retryMs: config.sseRetryMs },
-      protocolVersion,
-    );
-  }
-
-  async function handlePost(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
-    const body = await readJsonBody(req, config.maxBodyBytes);
-    if (!body.ok) {
-      writeJsonRpcError(res, body.status, body.code, body.message, body.status === 413 ? { connection: 'close' } : {});
-      return;
-    }
-    const payload = body.value;
-    const items = Array.isArray(payload) ? payload : [payload];
-    if (items.length === 0) {
-      writeJsonRpcError(res, 400, -32600, 'Invalid request: empty batch');
-      return;
-    }
-    const requestIds: JsonRpcId[] = [];
-    const methods: string[] = [];
-    for (const item of items) {
-      const classified = classifyMessage(item);
-      if (classified.kind === 'invalid') {
-        writeJsonRpcError(res, 400, classified.error.code, classified.error.message, {}, classified.id);
-        return;
-      }
-      if (classified.kind === 'request') {
-        requestIds.push(classified.message.id);
-        methods.push(classified.message.method);
-      }
-    }
-    const isInitialize = methods.includes('initialize');
-    if (isInitialize && items.length > 1) {
-      writeJsonRpcError(res, 400, -32600, 'Invalid request: initialize must be sent on its own');
-      return;
-    }
-    const mode = requestIds.length > 0 ? chooseMode(req, methods) : 'json';
-    if (mode === undefined) {
-      writeJsonRpcError(
-        res,
-        406,
-        HttpErrorCode.Refused,
-        'Not Acceptable: accept application/json or text/event-stream',
-      );
-      return;
-    }
-
-    if (config.stateless) {
-      if (!isInitialize && !checkVersionHeader(req, res)) return;
-      const version = headerValue(req, 'mcp-protocol-version') ?? '2025-03-26';
-      const transport = newTransport(isInitialize ? undefined : version);
-      const connection = await mcpServer.connect(
-        transport,
-        isInitialize ? {} : { assumeInitialized: { protocolVersion: version } },
-      );
-      res.once('close', () => void connection.close());
-      transport.acceptPost(res, payload, requestIds, mode, auth, corsHeaders(req));
-      if (requestIds.length === 0) void connection.close();
-      return;
-    }
-
-    if (isInitialize && headerValue(req, 'mcp-session-id') === undefined) {
-      if (sessions.size >= config.maxSessions) {
-        writeJsonRpcError(
-          res,
-          503,
-          HttpErrorCode.Refused,
-          `Service unavailable: the server holds its maximum of ${config.maxSessions} sessions; retry later`,
-          { 'retry-after': '30' },
-        );
-        return;
-      }
-      const transport = newTransport();
-      const id = randomUUID();
-      const connection = await mcpServer.connect(transport);
-      const session: Session = { id, transport, connection, lastActive: Date.now() };
-      sessions.set(id, session);
-      void connection.closed.then(() => sessions.delete(id));
-      // A refused initialize leaves no session behind to count against the cap.
-      transport.oninitializefailed = () => setImmediate(() => void endSession(session));
-      transport.acceptPost(res, payload, requestIds, mode, auth, { ...corsHeaders(req), 'mcp-session-id': id });
-      return;
-    }
-    if (!checkVersionHeader(req, res)) return;
-    const session = findSession(req, res);
-    if (session === undefined) return;
-    session.transport.acceptPost(res, payload, requestIds, mode, auth, corsHeaders(req));
-  }
-
-  function handleGet(req: IncomingMessage, res: ServerResponse): void {
-    if (config.stateless || !config.standaloneStream) {
-      writeJsonRpcError(res, 405, HttpErrorCode.Refused, 'Method not allowed: this server offers no GET stream', {
-        allow: 'POST',
-      });
-      return;
-    }
-    const accepts = acceptsOf(req);
-    if (!accepts.sse) {
-      writeJsonRpcError(
-        res,
-        406,
-        HttpErrorCode.Refused,
-        'Not Acceptable: a GET stream needs Accept: text/event-stream',
-      );
-      return;
-    }
-    if (!checkVersionHeader(req, res)) return;
-    const session = findSession(req, res);
-    if (session === undefined) return;
-    const lastEventId = headerValue(req, 'last-event-id');
-    if (lastEventId !== undefined) {
-      const outcome = session.transport.resume(res, lastEventId, corsHeaders(req));
-      if (outcome === 'unknown') {
-        writeJsonRpcError(
-          res,
-          400,
-          HttpErrorCode.Refused,
-          'Bad Request: Last-Event-ID names no stream this session still holds; its events may have expired',
-        );
-      } else if (outcome === 'busy') {
-        writeJsonRpcError(
-          res,
-          409,
-          HttpErrorCode.Refused,
-          'Conflict: that stream is already open on another connection',
-        );
-      }
-      return;
-    }
-    if (!session.transport.acceptStandalone(res, corsHeaders(req))) {
-      writeJsonRpcError(res, 409, HttpErrorCode.Refused, 'Conflict: this session already has its GET stream open');
-    }
-  }
-
-  async function handleDelete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (config.stateless) {
-      writeJsonRpcError(res, 405, HttpErrorCode.Refused, 'Method not allowed: stateless servers have no sessions', {
-        allow: 'POST',
-      });
-      return;
-    }
-    if (!checkVersionHeader(req, res)) return;
-    const session = findSession(req, res);
-    if (session === undefined) return;
-    await endSession(session);
-    res.writeHead(200, corsHeaders(req)).end();
+    response.end(body);
   }
 
   return {
     url,
     server,
     get sessionCount() {
-      return sessions.size;
+      return legacy.sessionCount;
     },
     async close() {
       if (closing) return;
@@ -424,11 +235,13 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
       for (const timer of timers) clearInterval(timer);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Open subscriptions never finish on their own: they end now, each with its closing result.
+      ending.abort();
       const deadline = Date.now() + config.shutdownGraceMs;
-      while (Date.now() < deadline && [...sessions.values()].some((s) => s.transport.pendingRequests > 0)) {
+      while (Date.now() < deadline && (legacy.busy || inFlightModern > 0)) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      await Promise.all([...sessions.values()].map((session) => endSession(session)));
+      await legacy.closeAll();
       server.closeAllConnections();
       await stopped;
     },

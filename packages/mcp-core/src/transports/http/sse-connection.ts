@@ -28,6 +28,11 @@ export class SseConnection {
     this.#write(`id: ${id}\n${retry}data: ${data}\n\n`);
   }
 
+  /** One event with no id: streams of the 2026 era cannot be resumed, so their events carry none. */
+  message(data: string): void {
+    this.#write(`data: ${data}\n\n`);
+  }
+
   /** A comment line: keeps proxies from closing a quiet stream, and is ignored by clients. */
   keepAlive(): void {
     this.#write(': keep-alive\n\n');
