@@ -1,6 +1,7 @@
 /**
  * The Toolshed protocol engine: define tools, prompts and resources, serve
- * them over stdio, Streamable HTTP or in memory, in every 2025-era revision.
+ * them over stdio, Streamable HTTP or in memory, in both protocol eras: the
+ * 2025 revisions with `initialize` and sessions, and the stateless 2026-07-28.
  *
  * @module
  */
@@ -59,6 +60,7 @@ export type {
   JsonRpcResponse,
   JsonRpcSuccessResponse,
 } from './messages/jsonrpc-message.ts';
+export type { ModernExchange } from './modern/answer-modern-request.ts';
 export {
   definePrompt,
   type Prompt,
@@ -92,7 +94,13 @@ export type {
   ToolAnnotations,
   ToolDescriptor,
 } from './protocol/mcp-types.ts';
-export { latestLegacyProtocolVersion, legacyProtocolVersions } from './protocol/protocol-version.ts';
+export {
+  latestLegacyProtocolVersion,
+  latestProtocolVersion,
+  legacyProtocolVersions,
+  modernProtocolVersions,
+  supportedProtocolVersions,
+} from './protocol/protocol-version.ts';
 export { defineResource, type Resource, type ResourceDefinitionInput } from './resources/define-resource.ts';
 export {
   defineResourceTemplate,

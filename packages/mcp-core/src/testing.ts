@@ -1,6 +1,7 @@
 /**
- * Test helpers: connect an official SDK client (or, for benchmarks, a bare
- * JSON-RPC client) to a server in memory, record
+ * Test helpers: connect an official SDK client (v1, or v2 in either protocol
+ * era; or, for benchmarks, a bare JSON-RPC client) to a server in memory, over
+ * stdio or over HTTP, record
  * every message, check them against the official schemas, start a bin over
  * HTTP, and answer DNS from a zone table.
  *
@@ -8,6 +9,15 @@
  */
 export { type BareClient, connectBareClient } from './testing/bare-client.ts';
 export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
+export {
+  connectTestClient,
+  type TestCallResult,
+  type TestClient,
+  type TestClientKind,
+  type TestClientOptions,
+  type TestTarget,
+  type TestTransportKind,
+} from './testing/connect-test-client.ts';
 export { type DnsServer, type DnsZoneEntry, startDnsServer } from './testing/dns-server.ts';
 export {
   type ClientTransportLike,

@@ -122,7 +122,8 @@ async function answer(
   }
   if (method === 'subscriptions/listen') {
     const filter = agreeFilter(core, params);
-    const endedByServer = await serveSubscription(core, id, filter, exchange.notify, exchange.signal, services.closing);
+    const closing = exchange.ending === undefined ? [services.closing] : [services.closing, exchange.ending];
+    const endedByServer = await serveSubscription(core, id, filter, exchange.notify, exchange.signal, closing);
     if (!endedByServer) return undefined;
     return { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [MetaKey.subscriptionId]: id } } };
   }

@@ -62,7 +62,7 @@ export function serveSubscription(
   filter: ListenFilter,
   notify: (notification: JsonRpcNotification) => void,
   clientGone: AbortSignal,
-  serverClosing: AbortSignal,
+  serverClosing: readonly AbortSignal[],
 ): Promise<boolean> {
   const tag = { [MetaKey.subscriptionId]: id };
   notify({
@@ -87,17 +87,18 @@ export function serveSubscription(
     });
   });
   return new Promise((resolve) => {
+    // Plain listeners rather than AbortSignal.any, whose combined signal nothing here would keep alive.
     const finish = (byServer: boolean) => {
       unsubscribe();
       clientGone.removeEventListener('abort', onClientGone);
-      serverClosing.removeEventListener('abort', onServerClosing);
+      for (const signal of serverClosing) signal.removeEventListener('abort', onServerClosing);
       resolve(byServer);
     };
     const onClientGone = () => finish(false);
     const onServerClosing = () => finish(true);
     if (clientGone.aborted) return finish(false);
-    if (serverClosing.aborted) return finish(true);
+    if (serverClosing.some((signal) => signal.aborted)) return finish(true);
     clientGone.addEventListener('abort', onClientGone, { once: true });
-    serverClosing.addEventListener('abort', onServerClosing, { once: true });
+    for (const signal of serverClosing) signal.addEventListener('abort', onServerClosing, { once: true });
   });
 }

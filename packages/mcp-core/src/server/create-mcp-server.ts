@@ -188,6 +188,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     answer: (request, exchange) => answerModernRequest(modern, request, exchange),
     async close() {
       closing.abort();
+      // Let open subscriptions send their closing results before the connections go.
+      await new Promise((resolve) => setImmediate(resolve));
       await Promise.all([...connections].map((connection) => connection.close()));
       released ??= Promise.resolve(options.onClose?.());
       await released;

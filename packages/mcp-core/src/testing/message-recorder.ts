@@ -21,7 +21,7 @@ export interface MessageRecording<Wrapped extends ClientTransportLike = ClientTr
   /** Hand this to the client's connect() in place of the wrapped transport; it has the same type. */
   readonly transport: Wrapped;
   readonly messages: readonly RecordedMessage[];
-  /** The version the server answered initialize with. */
+  /** The version the server answered initialize with, or the stateless version the client's requests name. */
   readonly protocolVersion: string | undefined;
   /**
    * Every way in which what the server sent breaks the official schema of
@@ -87,11 +87,15 @@ export function recordMessages<Wrapped extends ClientTransportLike>(inner: Wrapp
     transport: transport as Wrapped,
     messages,
     get protocolVersion() {
+      let stateless: string | undefined;
       for (const { direction, message } of messages) {
         const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
         if (direction === 'to-client' && typeof version === 'string') return version;
+        const meta = (message as { method?: unknown; params?: { _meta?: Record<string, unknown> } }).params?._meta;
+        const named = meta?.['io.modelcontextprotocol/protocolVersion'];
+        if (direction === 'to-server' && typeof named === 'string' && named >= '2026') stateless ??= named;
       }
-      return undefined;
+      return stateless;
     },
     specViolations() {
       const version = recording.protocolVersion ?? '2025-11-25';

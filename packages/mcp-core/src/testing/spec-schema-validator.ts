@@ -17,6 +17,15 @@ const resultDefinitions: Record<string, string> = {
   'prompts/list': 'ListPromptsResult',
   'prompts/get': 'GetPromptResult',
   'completion/complete': 'CompleteResult',
+  'server/discover': 'DiscoverResult',
+  'subscriptions/listen': 'SubscriptionsListenResult',
+};
+
+/** 2026-07-28: the errors whose `data` the schema defines. */
+const errorDefinitions: Record<number, string> = {
+  [-32020]: 'HeaderMismatchError',
+  [-32021]: 'MissingRequiredClientCapabilityError',
+  [-32022]: 'UnsupportedProtocolVersionError',
 };
 
 const messageDefinitions: Record<string, string> = {
@@ -27,6 +36,7 @@ const messageDefinitions: Record<string, string> = {
   'notifications/resources/list_changed': 'ResourceListChangedNotification',
   'notifications/resources/updated': 'ResourceUpdatedNotification',
   'notifications/prompts/list_changed': 'PromptListChangedNotification',
+  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
   'elicitation/create': 'ElicitRequest',
   'sampling/createMessage': 'CreateMessageRequest',
   'roots/list': 'ListRootsRequest',
@@ -87,10 +97,22 @@ export function createSpecValidator(version: string): SpecValidator {
       // type ids as string|integer. Check the rest of the envelope in that case.
       const checked = message.id === null ? { ...message, id: modern ? undefined : 0 } : message;
       if (checked.id === undefined) delete checked.id;
-      return errorEnvelope(checked) ? [] : formatErrors('error response', errorEnvelope);
+      if (!errorEnvelope(checked)) return formatErrors('error response', errorEnvelope);
+      const code = (message.error as { code?: unknown } | undefined)?.code;
+      const specific = modern && typeof code === 'number' ? errorDefinitions[code] : undefined;
+      if (specific === undefined) return [];
+      const validate = definition(specific);
+      return validate(checked) ? [] : formatErrors(`${specific}`, validate);
     }
     if ('result' in message) {
       if (!resultEnvelope(message)) return formatErrors('response', resultEnvelope);
+      const inputRequired = (message.result as { resultType?: unknown }).resultType === 'input_required';
+      if (modern && inputRequired) {
+        const validate = definition('InputRequiredResult');
+        return validate(message.result)
+          ? []
+          : formatErrors(`${answering ?? 'request'} input_required result`, validate);
+      }
       const name = answering === undefined ? undefined : resultDefinitions[answering];
       if (name === undefined) return [];
       const validate = definition(name);
