@@ -11,6 +11,7 @@ type Typed<Kind extends CliOptionSpec['type']> = CliOptionSpec & { type: Kind };
 export type HttpCliOptionSpecs = {
   http: Typed<'string'>;
   httpStateless: Typed<'boolean'>;
+  httpSessionPrefix: Typed<'string'>;
   httpAllowedHosts: Typed<'list'>;
   httpAllowedOrigins: Typed<'list'>;
   httpTokensFile: Typed<'string'>;
@@ -32,6 +33,12 @@ export const httpCliOptions: HttpCliOptionSpecs = {
     type: 'boolean',
     env: 'TOOLSHED_HTTP_STATELESS',
     description: 'Serve HTTP without sessions (no GET stream, no questions to the client)',
+  },
+  httpSessionPrefix: {
+    type: 'string',
+    env: 'TOOLSHED_HTTP_SESSION_PREFIX',
+    placeholder: 'PREFIX',
+    description: 'Start 2025-era session ids with PREFIX, so a load balancer can pin sessions to this replica',
   },
   httpAllowedHosts: {
     type: 'list',

@@ -11,6 +11,7 @@ import { serveStdio } from './serve-stdio.ts';
 export interface HttpCliValues {
   http?: string;
   httpStateless?: boolean;
+  httpSessionPrefix?: string;
   httpAllowedHosts?: string[];
   httpAllowedOrigins?: string[];
   httpTokensFile?: string;
@@ -61,6 +62,7 @@ export function httpOptionsFromCli(
   const { host, port } = parseListen(values.http ?? '');
   const options: HttpServeOptions = { host, port };
   if (values.httpStateless === true) options.sessions = 'stateless';
+  if (values.httpSessionPrefix !== undefined) options.sessionIdPrefix = values.httpSessionPrefix;
   if (values.httpAllowedHosts !== undefined) options.allowedHosts = values.httpAllowedHosts;
   if (values.httpAllowedOrigins !== undefined) options.allowedOrigins = values.httpAllowedOrigins;
   if (values.httpInsecureNoAuth === true) options.allowInsecureNoAuth = true;

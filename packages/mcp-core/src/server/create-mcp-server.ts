@@ -43,7 +43,8 @@ export interface McpServerOptions extends Implementation {
   /**
    * The key that signs `requestState` between the rounds of a 2026-era
    * request that asks the user. Replicas behind one load balancer need the
-   * same key; default: a random key per process.
+   * same key; default: the TOOLSHED_REQUEST_STATE_KEY environment variable,
+   * else a random key per process.
    */
   requestStateKey?: string | Uint8Array;
   /**
@@ -154,7 +155,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const closing = new AbortController();
   const modern: ModernServices = {
     core,
-    seal: new RequestStateSeal(options.requestStateKey),
+    seal: new RequestStateSeal(options.requestStateKey ?? process.env.TOOLSHED_REQUEST_STATE_KEY),
     cacheHints: { listTtlMs: options.cacheTtlMs?.lists ?? 0, readTtlMs: options.cacheTtlMs?.reads ?? 0 },
     closing: closing.signal,
   };
