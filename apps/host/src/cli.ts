@@ -8,7 +8,7 @@ import { resolveConfig, startHost } from './cli/load-host.ts';
 import { formatResult } from './cli/print-result.ts';
 import { runSelftest } from './cli/selftest-command.ts';
 import { formatToolTable } from './cli/tools-command.ts';
-import { UpstreamRpcError } from './upstream/upstream-session.ts';
+import { UpstreamRpcError } from './upstream/upstream-errors.ts';
 
 const version = '0.1.0';
 const configOption = {

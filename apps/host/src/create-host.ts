@@ -18,6 +18,8 @@ export interface CreateHostOptions {
   restartDelayMs?: number | undefined;
   /** The environment, for the default audit log place. */
   env?: NodeJS.ProcessEnv | undefined;
+  /** How long a child or mounted server may leave server/discover unanswered before it counts as legacy. Default 5 s. */
+  probeTimeLimitMs?: number | undefined;
 }
 
 /** One row of `toolshed tools`. */
@@ -116,6 +118,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
           clientInfo: { name: 'toolshed-host', version: hostVersion },
           maxRestarts,
           restartDelayMs: options.restartDelayMs,
+          probeTimeLimitMs: options.probeTimeLimitMs,
         },
       ),
   );

@@ -107,9 +107,9 @@ describe('toolshed bin', () => {
   it('lists tools by server, with annotations', async () => {
     const result = await run(['tools', '--config', config]);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^sql \(@toolshed\/server-sql\) — up$/m);
+    expect(result.stdout).toMatch(/^sql \(@toolshed\/server-sql\) — up, (legacy|modern) era \d{4}-\d{2}-\d{2}$/m);
     expect(result.stdout).toMatch(/^ {2}sql_query +read-only, idempotent$/m);
-    expect(result.stdout).toMatch(/^everything \(stdio: .*\) — up$/m);
+    expect(result.stdout).toMatch(/^everything \(stdio: .*\) — up, legacy era 2025-\d{2}-\d{2}$/m);
     expect(result.stdout).toMatch(/^ {2}everything_echo/m);
   });
 
@@ -131,7 +131,7 @@ describe('toolshed bin', () => {
   it('runs a selftest that starts, calls, stops and finds no process left', async () => {
     const result = await run(['selftest', '--config', config]);
     expect(result.stdout).toMatch(/✓ sql: up, 4 tools/);
-    expect(result.stdout).toMatch(/✓ everything: up, 2 tools/);
+    expect(result.stdout).toMatch(/✓ everything: up, 2 tools, legacy era 2025-/);
     expect(result.stdout).toMatch(/sql_list_tables: ok/);
     expect(result.stdout).toMatch(/processes: 1 child process group started, 0 processes left/);
     expect(result.stdout).toMatch(/selftest passed/);

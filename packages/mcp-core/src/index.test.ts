@@ -7,6 +7,7 @@ it('pins the public API: adding to it is a decision', () => {
     'DirectoryListingCache',
     'JsonRpcErrorCode',
     'LocalError',
+    'MetaKey',
     'PathGuard',
     'ProtocolError',
     'ToolError',

@@ -94,6 +94,7 @@ export type {
   ToolAnnotations,
   ToolDescriptor,
 } from './protocol/mcp-types.ts';
+export { MetaKey } from './protocol/meta-keys.ts';
 export {
   latestLegacyProtocolVersion,
   latestProtocolVersion,

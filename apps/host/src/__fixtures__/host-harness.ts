@@ -23,6 +23,8 @@ export interface HostHarness {
   /** Messages the user was shown. */
   asked: string[];
   answer: UserAnswer;
+  /** What the user fills in for a question, by its message, when accepting; default: a name. */
+  forms: Record<string, Record<string, unknown>>;
   /** Lines of the host's log. */
   log: string[];
   call(name: string, args: Record<string, unknown>, options?: Parameters<Client['callTool']>[2]): Promise<CallResult>;
@@ -37,7 +39,7 @@ export interface HostHarness {
  */
 export async function startHostHarness(
   config: (directory: string) => Record<string, unknown>,
-  options: { answer?: UserAnswer; restartDelayMs?: number } = {},
+  options: { answer?: UserAnswer; restartDelayMs?: number; probeTimeLimitMs?: number } = {},
 ): Promise<HostHarness> {
   const directory = mkdtempSync(join(tmpdir(), 'toolshed-host-'));
   const document = config(directory);
@@ -50,6 +52,7 @@ export async function startHostHarness(
   const host = createHost(parseHostConfig(JSON.stringify(withAudit), join(directory, 'toolshed.json')), {
     log: (line) => log.push(line),
     restartDelayMs: options.restartDelayMs ?? 100,
+    probeTimeLimitMs: options.probeTimeLimitMs,
   });
   await host.start();
   const answer = options.answer ?? 'accept';
@@ -64,6 +67,7 @@ export async function startHostHarness(
     directory,
     asked,
     answer,
+    forms: {},
     log,
     call: async (name, args, callOptions) =>
       (await client.callTool({ name, arguments: args }, undefined, callOptions)) as CallResult,
@@ -78,6 +82,8 @@ export async function startHostHarness(
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       asked.push(String(request.params.message));
       if (harness.answer === 'accept') {
+        const form = harness.forms[String(request.params.message)];
+        if (form !== undefined) return { action: 'accept', content: form };
         const properties = Object.keys(
           (request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {},
         );

@@ -16,10 +16,12 @@ export async function connectCliClient(
   await host.server.connect(serverSide);
   const session = new UpstreamSession(clientSide);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-  await session.initialize(
-    { name: 'toolshed-cli', version: '0.1.0' },
-    interactive ? { elicitation: { form: {} } } : {},
-  );
+  await session.connect({
+    clientInfo: { name: 'toolshed-cli', version: '0.1.0' },
+    capabilities: interactive ? { elicitation: { form: {} } } : {},
+    // In the same process: an answer is immediate or never coming.
+    probeTimeLimitMs: 1000,
+  });
   const answer: ServerRequestHandler = async (method, params) => {
     if (method !== 'elicitation/create') throw new Error(`${method} is not answered by the command line`);
     const schema = params.requestedSchema as { properties?: Record<string, { type?: string }> } | undefined;

@@ -2,6 +2,7 @@ import type { CallToolResult, ToolDescriptor } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
 import { startedChildGroups } from '../upstream/child-process-transport.ts';
 import { processesInGroups } from '../upstream/process-groups.ts';
+import { eraOf } from './era-label.ts';
 import { connectCliClient } from './host-client.ts';
 
 export interface SelftestReport {
@@ -34,7 +35,9 @@ export async function runSelftest(host: Host): Promise<SelftestReport> {
       continue;
     }
     const rows = host.tools().filter((row) => row.server === entry.name);
-    lines.push(`✓ ${entry.name}: up, ${rows.length} tools`);
+    lines.push(
+      `✓ ${entry.name}: up, ${rows.length} tools${upstream.identity === undefined ? '' : `, ${eraOf(upstream.identity)}`}`,
+    );
     for (const descriptor of upstream.tools.filter(safeToCall)) {
       const row = rows.find((candidate) => candidate.upstreamTool === descriptor.name);
       if (row === undefined) continue;

@@ -1,4 +1,5 @@
 import type { Host } from '../create-host.ts';
+import { eraOf } from './era-label.ts';
 
 const flags: [keyof NonNullable<ReturnType<Host['tools']>[number]['annotations']>, string][] = [
   ['readOnlyHint', 'read-only'],
@@ -18,8 +19,9 @@ export function formatToolTable(host: Host): string {
         : upstream.entry.kind === 'stdio'
           ? `stdio: ${upstream.entry.command}`
           : upstream.entry.url;
+    const era = upstream.identity === undefined ? '' : `, ${eraOf(upstream.identity)}`;
     lines.push(
-      `${upstream.entry.name} (${how}) — ${upstream.state}${upstream.lastError === undefined ? '' : `: ${upstream.lastError}`}`,
+      `${upstream.entry.name} (${how}) — ${upstream.state}${era}${upstream.lastError === undefined ? '' : `: ${upstream.lastError}`}`,
     );
     const width = Math.max(0, ...rows.map((row) => row.tool.length));
     for (const row of rows) {

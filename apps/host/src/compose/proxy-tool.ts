@@ -7,8 +7,9 @@ import {
   toolError,
 } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { UpstreamInputError } from '../upstream/input-required-rounds.ts';
 import type { Upstream } from '../upstream/upstream.ts';
-import { UpstreamRpcError } from '../upstream/upstream-session.ts';
+import { UpstreamRpcError } from '../upstream/upstream-errors.ts';
 import { approvalRequirement } from './approval-rule.ts';
 import { type AuditEntry, type AuditLog, argumentsDigest } from './audit-log.ts';
 import type { CallLimiter } from './call-limiter.ts';
@@ -58,9 +59,35 @@ function serverRequestHandler(context: ToolContext) {
       }
       case 'sampling/createMessage':
         return context.sample(params as never);
+      case 'roots/list': {
+        const roots = await context.roots();
+        if (roots === undefined) throw new UpstreamRpcError(-32603, 'the client does not offer roots');
+        return { roots };
+      }
       default:
         throw new UpstreamRpcError(-32601, `${method} is not forwarded by the host`);
     }
+  };
+}
+
+/**
+ * What the caller of a call can answer through the host, as a modern
+ * upstream is told on that call's request (it declares capabilities per
+ * request), so that it asks only what will reach someone.
+ */
+function callerCapabilities(context: ToolContext): Record<string, unknown> {
+  const caller = context.client.capabilities as {
+    elicitation?: { form?: unknown; url?: unknown };
+    sampling?: unknown;
+    roots?: unknown;
+  };
+  // An elicitation capability with no mode predates modes and means forms; forms are all the host passes on.
+  const forms =
+    caller.elicitation !== undefined && (caller.elicitation.form !== undefined || caller.elicitation.url === undefined);
+  return {
+    ...(forms ? { elicitation: { form: {} } } : {}),
+    ...(caller.sampling === undefined ? {} : { sampling: {} }),
+    ...(caller.roots === undefined ? {} : { roots: {} }),
   };
 }
 
@@ -69,7 +96,9 @@ function serverRequestHandler(context: ToolContext) {
  * descriptor under the exposed name, and a run that checks the rate limit,
  * asks the human when the call needs approval (the model's arguments can
  * never answer), forwards the call with the caller's progress, cancellation
- * and elicitation, returns the upstream's result as it came, and writes one
+ * and elicitation (an upstream's questions are put to the caller in either
+ * era: as its own requests in the legacy era, as the input_required rounds
+ * of the modern one), returns the upstream's result as it came, and writes one
  * audit line whatever happens.
  */
 export function createProxyTool(options: ProxyToolOptions): Tool {
@@ -142,6 +171,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           signal,
           onProgress: (update) => context.progress(update.progress, update.total, update.message),
           onServerRequest: serverRequestHandler(context),
+          clientCapabilities: callerCapabilities(context),
         })) as CallToolResult;
         finish(result.isError === true ? 'tool_error' : 'ok');
         return result;
@@ -153,6 +183,11 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         if (timeout?.aborted === true) {
           const message = `${exposedName} did not finish within ${timeoutMs} ms, the limit for this tool; it was cancelled.`;
           finish('timeout', message);
+          return toolError(message);
+        }
+        if (error instanceof UpstreamInputError) {
+          const message = `${settings.name} could not finish ${descriptor.name}: ${error.message.replace(/\.?$/, '.')}`;
+          finish(error.refused ? 'refused' : 'error', message);
           return toolError(message);
         }
         const message =

@@ -1,4 +1,6 @@
 import type { JsonRpcId, JsonRpcPayload, MessageExtra, Transport } from '@toolshed/mcp-core';
+import { HttpStatusError } from './http-status-error.ts';
+import { modernMetaKey } from './modern-envelope.ts';
 
 /** Parses a text/event-stream body and hands each event's data, as JSON, to `deliver`. */
 async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: unknown) => void): Promise<void> {
@@ -27,18 +29,73 @@ async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: u
   flush(buffer);
 }
 
+/** Methods whose target is mirrored into `Mcp-Name`, and the param that names it. */
+const namedMethods: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/**
+ * A header value as the modern era writes it: as is when it is plain
+ * visible ASCII, else (or when it could be mistaken for the encoding)
+ * base64 between the `=?base64?` and `?=` markers.
+ */
+function headerValue(text: string): string {
+  const plain = /^[\x21-\x7E]([\x20-\x7E]*[\x21-\x7E])?$/.test(text);
+  const lookalike = text.startsWith('=?base64?') && text.endsWith('?=');
+  return plain && !lookalike ? text : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+}
+
+/**
+ * The headers a modern request carries, mirrored from its body so that
+ * proxies can route without reading it; undefined for a legacy message.
+ */
+function modernHeaders(message: JsonRpcPayload): Record<string, string> | undefined {
+  const { method, params } = message as { method?: string; params?: Record<string, unknown> };
+  const version = (params?._meta as Record<string, unknown> | undefined)?.[modernMetaKey.protocolVersion];
+  if (method === undefined || typeof version !== 'string') return undefined;
+  const nameParam = namedMethods[method];
+  const name = nameParam === undefined ? undefined : params?.[nameParam];
+  return {
+    'mcp-protocol-version': version,
+    'mcp-method': method,
+    ...(typeof name === 'string' ? { 'mcp-name': headerValue(name) } : {}),
+  };
+}
+
+/** The JSON-RPC error in an HTTP error body, if that is what it holds. */
+function rpcErrorIn(body: string): { code: number; message: string; data?: unknown } | undefined {
+  try {
+    const error = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown; data?: unknown } }).error;
+    if (typeof error?.code !== 'number') return undefined;
+    return { code: error.code, message: typeof error.message === 'string' ? error.message : '', data: error.data };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The client side of Streamable HTTP on Node's fetch: each message is a POST;
  * an answer comes back as JSON or as an event stream, and whatever arrives on
  * a request's stream is marked as related to that request (so the host knows
- * whose call an elicitation belongs to). The session id from initialize is
- * sent on every later request; a GET stream carries server notifications
- * when the server offers one; close ends the session with DELETE.
+ * whose call an elicitation belongs to).
+ *
+ * Both eras share it. A message carrying the modern `_meta` gets the modern
+ * headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) and nothing of
+ * a session; cancelling it closes its response stream. A legacy message gets
+ * the session id from initialize; after a legacy initialize a GET stream
+ * carries server notifications when the server offers one, and close ends
+ * the session with DELETE.
+ *
+ * A modern response stream that ends before its answer is answered with an
+ * error, since nothing will resume it. A 4xx whose body is a JSON-RPC error
+ * is delivered as that request's error answer (modern servers answer version
+ * and header problems so, legacy ones an uninitialized session); any other
+ * error status fails the send with an HttpStatusError.
  */
 export class HttpClientTransport implements Transport {
   readonly #url: URL;
   readonly #headers: Record<string, string>;
   readonly #abort = new AbortController();
+  /** Aborts for the requests whose response is still coming, so one can be cancelled alone. */
+  readonly #inFlight = new Map<JsonRpcId, AbortController>();
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #closed = false;
@@ -68,34 +125,80 @@ export class HttpClientTransport implements Transport {
 
   async send(message: JsonRpcPayload): Promise<void> {
     if (this.#closed) throw new Error('The HTTP connection is closed');
-    const response = await fetch(this.#url, {
-      method: 'POST',
-      headers: { ...this.#requestHeaders('application/json, text/event-stream'), 'content-type': 'application/json' },
-      body: JSON.stringify(message),
-      signal: this.#abort.signal,
-    });
-    const sessionId = response.headers.get('mcp-session-id');
-    const isInitialize = (message as { method?: string }).method === 'initialize';
-    if (sessionId !== null && isInitialize) this.#sessionId = sessionId;
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      throw new Error(
-        `${this.#url.href} answered HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 300)}`}`,
-      );
-    }
-    if (response.status === 202 || response.body === null) return;
     const id = (message as { id?: JsonRpcId }).id;
-    const related = id === undefined ? undefined : { relatedRequestId: id };
-    const type = response.headers.get('content-type') ?? '';
-    if (type.includes('text/event-stream')) {
-      // The stream stays open while the server works; read it without holding up the send.
-      readEvents(response.body, (event) => this.onmessage?.(event, related)).catch((error: unknown) => {
-        if (!this.#closed) this.onerror?.(error as Error);
+    const modern = modernHeaders(message);
+    const request = new AbortController();
+    if (id !== undefined) this.#inFlight.set(id, request);
+    const done = () => {
+      if (id !== undefined && this.#inFlight.get(id) === request) this.#inFlight.delete(id);
+    };
+    try {
+      const response = await fetch(this.#url, {
+        method: 'POST',
+        headers: {
+          ...(modern === undefined
+            ? this.#requestHeaders('application/json, text/event-stream')
+            : { ...this.#headers, accept: 'application/json, text/event-stream', ...modern }),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(message),
+        signal: AbortSignal.any([this.#abort.signal, request.signal]),
       });
-    } else {
-      this.onmessage?.(await response.json(), related);
+      const sessionId = response.headers.get('mcp-session-id');
+      const isInitialize = (message as { method?: string }).method === 'initialize';
+      if (sessionId !== null && isInitialize) this.#sessionId = sessionId;
+      const related = id === undefined ? undefined : { relatedRequestId: id };
+      if (!response.ok) {
+        const text = await response.text().catch(() => '');
+        const error = response.status >= 400 && response.status < 500 ? rpcErrorIn(text) : undefined;
+        // The answer to this POST is this request's, whatever id the body carries (often null).
+        if (error !== undefined && id !== undefined && response.status !== 401 && response.status !== 403) {
+          done();
+          this.onmessage?.({ jsonrpc: '2.0', id, error }, related);
+          return;
+        }
+        throw new HttpStatusError(this.#url.href, response.status, text);
+      }
+      if (response.status === 202 || response.body === null) {
+        done();
+        return;
+      }
+      const type = response.headers.get('content-type') ?? '';
+      if (type.includes('text/event-stream')) {
+        // The stream stays open while the server works; read it without holding up the send.
+        let answered = false;
+        readEvents(response.body, (event) => {
+          const message =
+            typeof event === 'object' && event !== null ? (event as { id?: JsonRpcId; method?: string }) : {};
+          if (message.id === id && message.method === undefined) answered = true;
+          this.onmessage?.(event, related);
+        })
+          .catch((error: unknown) => {
+            if (!this.#closed && !request.signal.aborted) this.onerror?.(error as Error);
+          })
+          .finally(() => {
+            done();
+            // A modern stream is not resumed: one that ends before the answer has lost it, and the request must not wait forever.
+            if (modern !== undefined && id !== undefined && !answered && !this.#closed && !request.signal.aborted) {
+              const lost = { code: -32000, message: 'The response stream closed before the answer came' };
+              this.onmessage?.({ jsonrpc: '2.0', id, error: lost }, related);
+            }
+          });
+      } else {
+        done();
+        this.onmessage?.(await response.json(), related);
+      }
+      if (isInitialize) this.#openNotificationStream();
+    } catch (error) {
+      done();
+      throw error;
     }
-    if (isInitialize) this.#openNotificationStream();
+  }
+
+  /** Cancels one request the modern way: its response stream is closed, which the server takes as cancellation. */
+  abortRequest(id: JsonRpcId): void {
+    this.#inFlight.get(id)?.abort();
+    this.#inFlight.delete(id);
   }
 
   /** The optional GET stream for notifications the server sends outside any request (list_changed). */

@@ -6,19 +6,10 @@ import {
   type MessageExtra,
   type Transport,
 } from '@toolshed/mcp-core';
-
-/** A JSON-RPC error an upstream answered with. */
-export class UpstreamRpcError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = 'UpstreamRpcError';
-    this.code = code;
-    this.data = data;
-  }
-}
+import { classifyProbe, type ProbeOutcome, probeOutcomeOf } from './era-probe.ts';
+import { runInputRounds } from './input-required-rounds.ts';
+import { modernMetaKey, supportedModernVersions, withModernEnvelope } from './modern-envelope.ts';
+import { UpstreamClosedError, UpstreamConnectError, UpstreamRpcError } from './upstream-errors.ts';
 
 /** Progress an upstream reported for one request. */
 export type ProgressUpdate = { progress: number; total?: number | undefined; message?: string | undefined };
@@ -26,24 +17,62 @@ export type ProgressUpdate = { progress: number; total?: number | undefined; mes
 export interface UpstreamRequestOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((update: ProgressUpdate) => void) | undefined;
-  /** Answers the requests the upstream sends while handling this one (elicitation, roots, sampling). */
+  /**
+   * Answers what the upstream asks while handling this request (elicitation,
+   * roots, sampling): its requests in the legacy era, the `inputRequests` of
+   * an `input_required` result in the modern era.
+   */
   onServerRequest?: ServerRequestHandler | undefined;
+  /** Modern era: the capabilities this request declares, when they are not the connection's (what its caller can answer). */
+  clientCapabilities?: Record<string, unknown> | undefined;
+  /** Notifications that belong to this request: sent on its stream, or tagged with its subscription id. */
+  onNotification?: ((method: string, params: Record<string, unknown>) => void) | undefined;
 }
 
 export type ServerRequestHandler = (method: string, params: Record<string, unknown>) => Promise<unknown>;
 
+interface ExchangeOptions extends UpstreamRequestOptions {
+  /** Give up on the answer without telling the server (a probe it may not understand). */
+  silentAbort?: boolean;
+}
+
 interface PendingRequest {
   resolve(result: unknown): void;
   reject(error: unknown): void;
-  options: UpstreamRequestOptions;
+  options: ExchangeOptions;
 }
 
-/** What `initialize` told us. */
+/** legacy: 2024-11-05 … 2025-11-25, with initialize and a session; modern: stateless, 2026-07-28 on. */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** What the upstream told us about itself: its answer to server/discover or to initialize. */
 export interface UpstreamIdentity {
+  era: ProtocolEra;
   protocolVersion: string;
   serverInfo: Implementation | undefined;
   capabilities: Record<string, unknown>;
   instructions: string | undefined;
+  /** Legacy era: what the server did with server/discover that made it legacy. */
+  legacyBecause?: string | undefined;
+}
+
+export interface ConnectOptions {
+  clientInfo: Implementation;
+  /**
+   * Defaults to what the host can pass on to the caller of a call:
+   * elicitation and sampling. Not roots: a legacy connection serves every
+   * caller, and their roots differ, so a server keeps the directories its
+   * operator gave it.
+   */
+  capabilities?: Record<string, unknown> | undefined;
+  /**
+   * How long server/discover may go unanswered before silence is taken for
+   * a legacy server (local connections). Undefined: no limit of its own
+   * (HTTP, where silence is an outage, not an era).
+   */
+  probeTimeLimitMs?: number | undefined;
+  /** Known to be legacy (it closed the connection on an earlier probe): go straight to initialize. */
+  legacy?: boolean | undefined;
 }
 
 type Incoming = {
@@ -55,20 +84,27 @@ type Incoming = {
   error?: { code: number; message: string; data?: unknown };
 };
 
+const defaultCapabilities = { elicitation: { form: {} }, sampling: {} };
+
 /**
  * The host's side of one upstream connection: a lean MCP client over any
- * Transport (an in-memory pair, a child's pipes, Streamable HTTP). It sends
- * requests with progress tokens, turns an abort into notifications/cancelled,
- * and routes what the upstream asks in the middle of a call (elicitation,
- * roots, sampling) to the caller of that call: by the request it relates to
- * when the transport says, else to the only call in flight. With several in
- * flight and no relation, nobody can be told apart, so it is refused.
+ * Transport (an in-memory pair, a child's pipes, Streamable HTTP), in either
+ * era. It opens with server/discover and, unless the answer shows a modern
+ * server, falls back to initialize on the same connection. It sends requests
+ * with progress tokens, turns an abort into the era's cancellation, and
+ * routes what the upstream asks in the middle of a call to the caller of
+ * that call: in the modern era the questions of an input_required result;
+ * in the legacy era the server's own requests, by the request they relate
+ * to when the transport says, else to the only call in flight. With several
+ * in flight and no relation, nobody can be told apart, so it is refused.
  */
 export class UpstreamSession {
   readonly #transport: Transport;
   readonly #pending = new Map<JsonRpcId, PendingRequest>();
   #nextId = 1;
   #closed = false;
+  #clientInfo: Implementation = { name: 'toolshed-host', version: '0' };
+  #capabilities: Record<string, unknown> = defaultCapabilities;
   identity: UpstreamIdentity | undefined;
   onToolsChanged: (() => void) | undefined;
   onLog: ((params: Record<string, unknown>) => void) | undefined;
@@ -81,21 +117,75 @@ export class UpstreamSession {
     transport.onerror = () => {};
   }
 
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /**
-   * Capabilities default to what the host can pass on to the caller of a
-   * call: elicitation and sampling. Not roots: one upstream connection serves
-   * every caller, and their roots differ, so a server keeps the directories
-   * its operator gave it.
+   * Finds out the upstream's era and gets ready to use it: server/discover
+   * first (at the newest stateless revision, once more at another if the
+   * server names one we speak), then initialize when the server is not
+   * modern. One connection throughout: a child is never started twice.
    */
-  async initialize(
-    clientInfo: Implementation,
-    capabilities: Record<string, unknown> = { elicitation: { form: {} }, sampling: {} },
-  ): Promise<UpstreamIdentity> {
+  async connect(options: ConnectOptions): Promise<UpstreamIdentity> {
+    this.#clientInfo = options.clientInfo;
+    this.#capabilities = options.capabilities ?? defaultCapabilities;
     await this.#transport.start();
-    const result = (await this.request('initialize', {
+    if (options.legacy === true) return this.#initialize('it closed the connection on an earlier server/discover');
+    const tried = new Set<string>();
+    let version = supportedModernVersions[0] ?? '2026-07-28';
+    for (;;) {
+      tried.add(version);
+      const verdict = classifyProbe(await this.#probe(version, options.probeTimeLimitMs));
+      switch (verdict.kind) {
+        case 'modern':
+          this.identity = {
+            era: 'modern',
+            protocolVersion: verdict.version,
+            serverInfo: verdict.discover.serverInfo,
+            capabilities: verdict.discover.capabilities,
+            instructions: verdict.discover.instructions,
+          };
+          return this.identity;
+        case 'retry':
+          if (tried.has(verdict.version)) {
+            throw new UpstreamConnectError(
+              `it refused protocol version ${verdict.version} while naming it as supported`,
+            );
+          }
+          version = verdict.version;
+          continue;
+        case 'legacy':
+          return this.#initialize(verdict.reason);
+        case 'error':
+          throw new UpstreamConnectError(verdict.message, verdict.legacyNextTime);
+      }
+    }
+  }
+
+  async #probe(version: string, timeLimitMs: number | undefined): Promise<ProbeOutcome> {
+    const timeLimit = timeLimitMs === undefined ? undefined : AbortSignal.timeout(timeLimitMs);
+    try {
+      const envelope = {
+        protocolVersion: version,
+        clientInfo: this.#clientInfo,
+        clientCapabilities: this.#capabilities,
+      };
+      const result = await this.#exchange('server/discover', withModernEnvelope({}, envelope), {
+        signal: timeLimit,
+        silentAbort: true,
+      });
+      return { kind: 'result', result };
+    } catch (error) {
+      return probeOutcomeOf(error, timeLimit?.aborted === true, timeLimitMs ?? 0);
+    }
+  }
+
+  async #initialize(legacyBecause: string): Promise<UpstreamIdentity> {
+    const result = (await this.#exchange('initialize', {
       protocolVersion: latestLegacyProtocolVersion,
-      capabilities,
-      clientInfo,
+      capabilities: this.#capabilities,
+      clientInfo: this.#clientInfo,
     })) as {
       protocolVersion: string;
       serverInfo?: Implementation;
@@ -107,16 +197,41 @@ export class UpstreamSession {
     );
     await this.#transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     this.identity = {
+      era: 'legacy',
       protocolVersion: result.protocolVersion,
       serverInfo: result.serverInfo,
       capabilities: result.capabilities ?? {},
       instructions: result.instructions,
+      legacyBecause,
     };
     return this.identity;
   }
 
+  /**
+   * Sends one request in the connection's era and resolves with its
+   * complete result. In the modern era it carries the per-request `_meta`,
+   * and an input_required answer is put to `onServerRequest` and retried
+   * with the answers until the result is complete.
+   */
   request(method: string, params: Record<string, unknown>, options: UpstreamRequestOptions = {}): Promise<unknown> {
-    if (this.#closed) return Promise.reject(new UpstreamRpcError(-32000, 'The upstream connection is closed'));
+    const identity = this.identity;
+    if (identity?.era !== 'modern') return this.#exchange(method, params, options);
+    const envelope = {
+      protocolVersion: identity.protocolVersion,
+      clientInfo: this.#clientInfo,
+      clientCapabilities: options.clientCapabilities ?? this.#capabilities,
+    };
+    return runInputRounds(
+      method,
+      (retry) => this.#exchange(method, withModernEnvelope({ ...params, ...retry }, envelope), options),
+      options.onServerRequest,
+      options.signal,
+    );
+  }
+
+  /** One JSON-RPC request and its answer. */
+  #exchange(method: string, params: Record<string, unknown>, options: ExchangeOptions = {}): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new UpstreamClosedError('The upstream connection is closed'));
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = this.#nextId++;
@@ -127,13 +242,7 @@ export class UpstreamSession {
     return new Promise((resolve, reject) => {
       const abort = () => {
         if (!this.#pending.delete(id)) return;
-        this.#transport
-          .send({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: 'cancelled by the caller' },
-          })
-          .catch(() => {});
+        if (options.silentAbort !== true) this.#cancel(id);
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', abort, { once: true });
@@ -155,6 +264,26 @@ export class UpstreamSession {
     });
   }
 
+  /**
+   * Tells the server to stop work on a request: a modern HTTP server by
+   * closing the request's response stream (it expects no notification), any
+   * other with notifications/cancelled.
+   */
+  #cancel(id: JsonRpcId): void {
+    const transport = this.#transport as Transport & { abortRequest?: (id: JsonRpcId) => void };
+    if (this.identity?.era === 'modern' && transport.abortRequest !== undefined) {
+      transport.abortRequest(id);
+      return;
+    }
+    transport
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'cancelled by the caller' },
+      })
+      .catch(() => {});
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     await this.#transport.close().catch(() => {});
@@ -170,7 +299,7 @@ export class UpstreamSession {
 
   #failPending(): void {
     for (const pending of this.#pending.values()) {
-      pending.reject(new UpstreamRpcError(-32000, 'The upstream connection closed before it answered'));
+      pending.reject(new UpstreamClosedError('The upstream connection closed before it answered'));
     }
     this.#pending.clear();
   }
@@ -192,16 +321,24 @@ export class UpstreamSession {
       return;
     }
     const params = message.params ?? {};
+    if (message.method === 'notifications/progress') {
+      const pending = this.#pending.get(params.progressToken as JsonRpcId);
+      pending?.options.onProgress?.({
+        progress: params.progress as number,
+        total: params.total as number | undefined,
+        message: params.message as string | undefined,
+      });
+      return;
+    }
+    // A subscription's notifications name it on stdio; on HTTP they come on its stream.
+    const subscription = (params._meta as Record<string, unknown> | undefined)?.[modernMetaKey.subscriptionId];
+    const relatedId = extra?.relatedRequestId ?? (subscription as JsonRpcId | undefined);
+    const related = relatedId === undefined ? undefined : this.#pending.get(relatedId);
+    if (related?.options.onNotification !== undefined) {
+      related.options.onNotification(message.method, params);
+      return;
+    }
     switch (message.method) {
-      case 'notifications/progress': {
-        const pending = this.#pending.get(params.progressToken as JsonRpcId);
-        pending?.options.onProgress?.({
-          progress: params.progress as number,
-          total: params.total as number | undefined,
-          message: params.message as string | undefined,
-        });
-        return;
-      }
       case 'notifications/tools/list_changed':
         this.onToolsChanged?.();
         return;
@@ -215,7 +352,9 @@ export class UpstreamSession {
   /** The caller a server-to-client request belongs to. */
   #handlerFor(relatedRequestId: JsonRpcId | undefined): ServerRequestHandler | undefined {
     if (relatedRequestId !== undefined) return this.#pending.get(relatedRequestId)?.options.onServerRequest;
-    const handlers = [...this.#pending.values()].map((pending) => pending.options.onServerRequest);
+    const handlers = [...this.#pending.values()]
+      .map((pending) => pending.options.onServerRequest)
+      .filter((handler) => handler !== undefined);
     return handlers.length === 1 ? handlers[0] : undefined;
   }
 

@@ -8,7 +8,9 @@ import type { ServerEntry } from '../config/host-config.ts';
 import { ChildProcessTransport } from './child-process-transport.ts';
 import { HttpClientTransport } from './http-client-transport.ts';
 import { createPackageServer } from './mount-package.ts';
-import { type UpstreamRequestOptions, UpstreamSession } from './upstream-session.ts';
+import { subscribeToToolChanges } from './tools-subscription.ts';
+import { UpstreamConnectError } from './upstream-errors.ts';
+import { type UpstreamIdentity, type UpstreamRequestOptions, UpstreamSession } from './upstream-session.ts';
 
 export type UpstreamState = 'starting' | 'up' | 'down' | 'failed' | 'stopped';
 
@@ -25,19 +27,27 @@ export interface UpstreamOptions {
   maxRestarts: number;
   /** The first restart's delay; each next one doubles, up to 30 s. */
   restartDelayMs?: number | undefined;
+  /**
+   * How long a child or a mounted server may leave server/discover
+   * unanswered before it is taken for a legacy server. Default 5 s.
+   */
+  probeTimeLimitMs?: number | undefined;
 }
 
 /** A restart counter resets once a server has stayed up this long. */
 const stableAfterMs = 60_000;
 const maxRestartDelayMs = 30_000;
 const connectTimeoutMs = 30_000;
+/** Long enough for a child that is slow to start, short enough that a silent legacy one is not waited on long. */
+const defaultProbeTimeLimitMs = 5000;
 
 /**
  * One configured server and its connection: mounted in process, a child
  * process, or a Streamable HTTP endpoint. A child that exits, or an HTTP
  * server that cannot be reached at start, is tried again with exponential
  * backoff up to a cap; while it is down its tools are withdrawn, and they
- * come back when it is up again.
+ * come back when it is up again. Each connection finds out the server's era
+ * first (UpstreamSession.connect); what it found is kept in `identity`.
  */
 export class Upstream {
   readonly entry: ServerEntry;
@@ -52,8 +62,13 @@ export class Upstream {
   #upSince = 0;
   #restartTimer: NodeJS.Timeout | undefined;
   #stopping = false;
+  #toolsSubscription: { stop(): void } | undefined;
+  /** A child that closed its connection on server/discover is spoken to in the legacy era from then on. */
+  #knownLegacy = false;
   /** The last error that kept the server from starting. */
   lastError: string | undefined;
+  /** What the server said about itself when it last connected, its era included. */
+  identity: UpstreamIdentity | undefined;
 
   constructor(entry: ServerEntry, hooks: UpstreamHooks, options: UpstreamOptions) {
     this.entry = entry;
@@ -71,11 +86,13 @@ export class Upstream {
     try {
       await this.#connect();
       await this.#listTools();
+      this.#listenForToolChanges();
       this.state = 'up';
       this.#upSince = Date.now();
       this.lastError = undefined;
       this.#hooks.onTools(this);
     } catch (error) {
+      if (error instanceof UpstreamConnectError && error.legacyNextTime) this.#knownLegacy = true;
       this.lastError = error instanceof Error ? error.message : String(error);
       this.#hooks.log(`[${this.entry.name}] could not start: ${this.lastError}`);
       await this.#disconnect();
@@ -129,15 +146,42 @@ export class Upstream {
       this.#hooks.log(`[${entry.name}] ${params.level ?? 'info'}: ${JSON.stringify(params.data)}`);
     session.onClose = () => this.#closedUnexpectedly();
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      session.initialize(this.#options.clientInfo),
-      new Promise((_resolve, reject) => {
+    const identity = await Promise.race([
+      session.connect({
+        clientInfo: this.#options.clientInfo,
+        // Over HTTP a server that does not answer is down, whatever its era: the connect time limit covers it.
+        probeTimeLimitMs:
+          entry.kind === 'http' ? undefined : (this.#options.probeTimeLimitMs ?? defaultProbeTimeLimitMs),
+        legacy: this.#knownLegacy,
+      }),
+      new Promise<never>((_resolve, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`no answer to initialize within ${connectTimeoutMs / 1000} s`)),
+          () => reject(new Error(`no answer to server/discover or initialize within ${connectTimeoutMs / 1000} s`)),
           connectTimeoutMs,
         );
       }),
     ]).finally(() => clearTimeout(timer));
+    this.identity = identity;
+    const server =
+      identity.serverInfo === undefined
+        ? ''
+        : ` (${identity.serverInfo.name}${identity.serverInfo.version === undefined ? '' : ` ${identity.serverInfo.version}`})`;
+    this.#hooks.log(
+      identity.era === 'modern'
+        ? `[${entry.name}] modern era, protocol ${identity.protocolVersion}${server}`
+        : `[${entry.name}] legacy era, protocol ${identity.protocolVersion}${server}: ${identity.legacyBecause ?? 'initialize'}`,
+    );
+  }
+
+  /** Modern servers announce list changes on a subscription of their own, not on the connection. */
+  #listenForToolChanges(): void {
+    const session = this.session;
+    const tools = this.identity?.capabilities.tools as { listChanged?: unknown } | undefined;
+    if (session === undefined || this.identity?.era !== 'modern' || tools?.listChanged !== true) return;
+    this.#toolsSubscription = subscribeToToolChanges(session, {
+      onChange: () => session.onToolsChanged?.(),
+      log: (line) => this.#hooks.log(`[${this.entry.name}] ${line}`),
+    });
   }
 
   async #listTools(): Promise<void> {
@@ -155,6 +199,8 @@ export class Upstream {
   }
 
   async #disconnect(): Promise<void> {
+    this.#toolsSubscription?.stop();
+    this.#toolsSubscription = undefined;
     const session = this.session;
     this.session = undefined;
     if (session !== undefined) session.onClose = undefined;
