@@ -307,4 +307,38 @@ describe('an upstream that speaks only the legacy era', () => {
       await remote.close();
     }
   });
+
+  it('never sends a call twice when a modern caller answers a legacy upstream by retrying', async () => {
+    const remote = await startSdkHttpServer();
+    const h = await startHostHarness(() => ({ mcpServers: { old: { url: remote.url } } }));
+    const asked: string[] = [];
+    const client = await connectTestClient(
+      { server: h.host.server },
+      {
+        client: 'v2-modern',
+        transport: 'memory',
+        onElicit: (params) => {
+          asked.push(String(params.message));
+          return { action: 'accept', content: { keep: true } };
+        },
+      },
+    );
+    try {
+      expect(upstreamNamed(h, 'old').identity?.era).toBe('legacy');
+      const result = await client.callTool('old_note_then_ask', { note: 'milk' });
+      expect(result.content[0]?.text).toBe('kept milk');
+      expect(asked).toEqual(['Keep the note "milk"?']);
+      // The upstream's call ran once: the retry resumed it instead of sending it again.
+      expect(remote.noted).toBe(1);
+      const calls = client.recording.messages.filter(
+        (entry) => entry.direction === 'to-server' && (entry.message as { method?: string }).method === 'tools/call',
+      );
+      expect(calls).toHaveLength(2);
+      expect(client.recording.specViolations()).toEqual([]);
+    } finally {
+      await client.close();
+      await h.close();
+      await remote.close();
+    }
+  });
 });

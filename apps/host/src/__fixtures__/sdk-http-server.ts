@@ -11,10 +11,12 @@ export interface SdkHttpServer {
   cancelled: number;
   /** Calls of delete_everything that ran. */
   deleted: number;
+  /** Calls of note_then_ask that reached their note (a side effect before their question). */
+  noted: number;
   close(): Promise<void>;
 }
 
-function buildServer(state: { cancelled: number; deleted: number }): McpServer {
+function buildServer(state: { cancelled: number; deleted: number; noted: number }): McpServer {
   const server = new McpServer({ name: 'sdk-http-fixture', version: '1.0.0' });
   server.registerTool(
     'add',
@@ -58,12 +60,29 @@ function buildServer(state: { cancelled: number; deleted: number }): McpServer {
       return { content: [{ type: 'text', text: 'deleted' }] };
     },
   );
+  server.registerTool(
+    'note_then_ask',
+    {
+      description: 'Writes a note, then asks the user whether to keep it (a legacy server free to act before asking).',
+      inputSchema: { note: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ note }) => {
+      state.noted += 1;
+      const answer = await server.server.elicitInput({
+        message: `Keep the note "${note}"?`,
+        requestedSchema: { type: 'object', properties: { keep: { type: 'boolean' } }, required: ['keep'] },
+      });
+      const keep = answer.action === 'accept' && answer.content?.keep === true;
+      return { content: [{ type: 'text', text: keep ? `kept ${note}` : `dropped ${note}` }] };
+    },
+  );
   return server;
 }
 
 /** A foreign Streamable HTTP server built with the official SDK, on 127.0.0.1, one session per client. */
 export async function startSdkHttpServer(port = 0): Promise<SdkHttpServer> {
-  const state = { cancelled: 0, deleted: 0 };
+  const state = { cancelled: 0, deleted: 0, noted: 0 };
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer(async (request, response) => {
     const sessionId = request.headers['mcp-session-id'];
@@ -87,6 +106,9 @@ export async function startSdkHttpServer(port = 0): Promise<SdkHttpServer> {
     },
     get deleted() {
       return state.deleted;
+    },
+    get noted() {
+      return state.noted;
     },
     async close() {
       for (const transport of transports.values()) await transport.close();

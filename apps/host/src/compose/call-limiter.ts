@@ -1,8 +1,9 @@
-import { createRateLimiter, type RateLimiter } from '@toolshed/mcp-core';
+import { createRateLimiter, type RateDecision, type RateLimiter } from '@toolshed/mcp-core';
 import type { HostSettings } from '../config/host-config.ts';
 
-/** One server's call budget; `take()` returns why a call is refused, or undefined. */
+/** One server's call budget; `take()` returns why a call is refused, or undefined; `check()` the same without using any. */
 export interface CallLimiter {
+  check(): string | undefined;
   take(): string | undefined;
 }
 
@@ -13,12 +14,13 @@ export function createCallLimiter(server: string, rateLimit: HostSettings['rateL
   ];
   if (windows.length === 0) return undefined;
   const limiter: RateLimiter = createRateLimiter(windows);
+  const refusal = (decision: RateDecision): string | undefined => {
+    if (decision.allowed) return undefined;
+    const seconds = Math.ceil(decision.retryAfterMs / 1000);
+    return `${server} allows ${decision.window.limit} calls per ${decision.window.windowMs === 60_000 ? 'minute' : 'hour'}; try again in ${seconds} s.`;
+  };
   return {
-    take() {
-      const decision = limiter.take();
-      if (decision.allowed) return undefined;
-      const seconds = Math.ceil(decision.retryAfterMs / 1000);
-      return `${server} allows ${decision.window.limit} calls per ${decision.window.windowMs === 60_000 ? 'minute' : 'hour'}; try again in ${seconds} s.`;
-    },
+    check: () => refusal(limiter.check()),
+    take: () => refusal(limiter.take()),
   };
 }

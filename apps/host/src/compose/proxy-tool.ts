@@ -13,6 +13,7 @@ import { UpstreamRpcError } from '../upstream/upstream-errors.ts';
 import { approvalRequirement } from './approval-rule.ts';
 import { type AuditEntry, type AuditLog, argumentsDigest } from './audit-log.ts';
 import type { CallLimiter } from './call-limiter.ts';
+import { ParkedUpstreamCall, ParkedUpstreamCalls } from './parked-upstream-calls.ts';
 
 export interface ProxyToolOptions {
   upstream: Upstream;
@@ -70,6 +71,11 @@ function serverRequestHandler(context: ToolContext) {
   };
 }
 
+/** Whether the caller answers questions by retrying its request (the 2026 era) rather than in the middle of it. */
+function asksByRetry(context: ToolContext): boolean {
+  return context.protocolVersion >= '2026-07-28';
+}
+
 /**
  * What the caller of a call can answer through the host, as a modern
  * upstream is told on that call's request (it declares capabilities per
@@ -105,6 +111,32 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
   const { upstream, descriptor, exposedName, audit, limiter } = options;
   const settings = upstream.entry;
   const requirement = approvalRequirement(descriptor.name, descriptor.annotations, settings.approval);
+  const parked = new ParkedUpstreamCalls();
+  /**
+   * A 2026-era caller answers a question by retrying its request, and a
+   * legacy upstream waits for the answer in the middle of its call: the call
+   * is parked between attempts and resumed by the retry, never sent twice.
+   */
+  function relayAcrossRetries(
+    args: Record<string, unknown>,
+    context: ToolContext,
+    timeout: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const key = ParkedUpstreamCalls.keyOf(context, args);
+    const resumed = parked.resume(key, context);
+    if (resumed !== undefined) return resumed.result;
+    const call: ParkedUpstreamCall = new ParkedUpstreamCall(context, (callSignal, onQuestion) =>
+      upstream.call(descriptor.name, args, {
+        signal: timeout === undefined ? callSignal : AbortSignal.any([callSignal, timeout]),
+        onProgress: (update) => call.context.progress(update.progress, update.total, update.message),
+        onServerRequest: (method, params) => onQuestion((current) => serverRequestHandler(current)(method, params)),
+        clientCapabilities: callerCapabilities(context),
+      }),
+    );
+    parked.add(key, call);
+    return call.result;
+  }
+
   return {
     name: exposedName,
     descriptor: { ...descriptor, name: exposedName },
@@ -131,10 +163,11 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           ...(error === undefined ? {} : { error }),
         });
 
-      const limited = limiter?.take();
-      if (limited !== undefined) {
-        finish('rate_limited', limited);
-        return toolError(limited);
+      // Checked before asking the human, taken after: a 2026-era caller runs this from the top once per answer.
+      const limitedNow = limiter?.check();
+      if (limitedNow !== undefined) {
+        finish('rate_limited', limitedNow);
+        return toolError(limitedNow);
       }
       if (requirement.required) {
         const why =
@@ -162,17 +195,24 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         }
         approval = 'approved';
       }
+      const limited = limiter?.take();
+      if (limited !== undefined) {
+        finish('rate_limited', limited);
+        return toolError(limited);
+      }
 
       const timeoutMs = settings.toolTimeoutMs;
       const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
       const signal = timeout === undefined ? context.signal : AbortSignal.any([context.signal, timeout]);
       try {
-        const result = (await upstream.call(descriptor.name, args, {
-          signal,
-          onProgress: (update) => context.progress(update.progress, update.total, update.message),
-          onServerRequest: serverRequestHandler(context),
-          clientCapabilities: callerCapabilities(context),
-        })) as CallToolResult;
+        const result = (await (asksByRetry(context) && upstream.identity?.era !== 'modern'
+          ? relayAcrossRetries(args, context, timeout)
+          : upstream.call(descriptor.name, args, {
+              signal,
+              onProgress: (update) => context.progress(update.progress, update.total, update.message),
+              onServerRequest: serverRequestHandler(context),
+              clientCapabilities: callerCapabilities(context),
+            }))) as CallToolResult;
         finish(result.isError === true ? 'tool_error' : 'ok');
         return result;
       } catch (error) {
