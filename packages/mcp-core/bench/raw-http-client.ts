@@ -18,7 +18,7 @@ export class RawHttpClient {
   readonly #host: string;
   readonly #path: string;
   #buffer: Buffer = Buffer.alloc(0);
-  #waiting: ((answer: RawAnswer) => void) | undefined;
+  #waiting: { resolve(answer: RawAnswer): void; reject(error: Error): void } | undefined;
 
   private constructor(socket: Socket, url: URL) {
     this.#socket = socket;
@@ -29,6 +29,9 @@ export class RawHttpClient {
       this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
       this.#tryParse();
     });
+    // A server that dies mid-run fails the bench instead of leaving it waiting forever.
+    socket.on('close', () => this.#fail(new Error(`the connection to ${url.host} closed`)));
+    socket.on('error', (error) => this.#fail(error));
   }
 
   static open(url: URL): Promise<RawHttpClient> {
@@ -39,16 +42,25 @@ export class RawHttpClient {
   }
 
   post(headers: Record<string, string>, body: string): Promise<RawAnswer> {
-    let head = `POST ${this.#path} HTTP/1.1\r\nhost: ${this.#host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
+    // A caller's own accept header (say, SSE only) replaces the default.
+    let head = `POST ${this.#path} HTTP/1.1\r\nhost: ${this.#host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
+    if (headers.accept === undefined) head += 'accept: application/json, text/event-stream\r\n';
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
-    return new Promise((resolve) => {
-      this.#waiting = resolve;
+    return new Promise((resolve, reject) => {
+      this.#waiting = { resolve, reject };
       this.#socket.write(`${head}\r\n${body}`);
     });
   }
 
   close(): void {
+    this.#waiting = undefined;
     this.#socket.destroy();
+  }
+
+  #fail(error: Error): void {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.reject(error);
   }
 
   #tryParse(): void {
@@ -87,6 +99,6 @@ export class RawHttpClient {
     this.#buffer = buffer.subarray(consumed);
     const waiting = this.#waiting;
     this.#waiting = undefined;
-    waiting?.({ status, head, body });
+    waiting?.resolve({ status, head, body });
   }
 }

@@ -1,28 +1,49 @@
 /**
- * Echo over stdio: Toolshed's mcp-core against the official SDK v1 and v2,
- * driven by the same raw newline-JSON client in the same run.
+ * Echo over stdio, in both protocol eras: Toolshed's mcp-core against the
+ * official SDK v1 and v2, driven by the same raw newline-JSON client in the
+ * same run.
+ *
+ * - legacy era (2025-11-25): initialize, then tools/call; mcp-core, SDK v1
+ *   and SDK v2 serveStdio;
+ * - modern era (2026-07-28): no handshake, every request carries `_meta`;
+ *   mcp-core and SDK v2 serveStdio (SDK v1 has no such era: n/a).
  *
  *   pnpm --filter @toolshed/mcp-core bench       (after pnpm build)
  *
- * Cold start: spawn to initialize result, median of runs taken in turn.
- * Throughput: calls/s with 32 calls in flight; latency p50/p99 of those calls.
+ * Cold start: spawn to the first answer (the initialize result in the legacy
+ * era, the server/discover result in the modern era), median of
+ * BENCH_COLD_RUNS runs taken in turn.
+ * Throughput: BENCH_CALLS calls/s with 32 in flight; latency p50/p99 of those.
  * Memory: the server's resident set size after the load (from /proc).
  * mcp-core runs twice: as a bin ships (one bundled file, compile cache on) and
  * as a plain import of the package, so both figures are on the table.
+ * Every answer is checked; an error or a wrongly shaped answer stops the run
+ * with a non-zero exit. BENCH_ERAS=legacy|modern runs one era only;
+ * BENCH_NODE_ARGS passes flags (say --cpu-prof) to the servers.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { buildBundledEcho } from './build-bundled-echo.ts';
+import { checkAnswer, checkEchoAnswer } from './check-answer.ts';
+import { killOnExit } from './child-processes.ts';
+import { type Era, eraLabels, initializeParams, modernMeta, selectedEras } from './protocol-eras.ts';
 
-const servers = [
-  { name: 'mcp-core, as a bin ships', script: 'servers/toolshed-echo-bin.mjs' },
-  { name: 'mcp-core, plain import', script: 'servers/toolshed-echo-server.mjs' },
-  { name: 'SDK v1 McpServer', script: 'servers/sdk-v1-echo.mjs' },
-  { name: 'SDK v2 serveStdio', script: 'servers/sdk-v2-echo.mjs' },
-] as const;
+interface BenchServer {
+  name: string;
+  script: string;
+  eras: readonly Era[];
+}
+
+const servers: readonly BenchServer[] = [
+  { name: 'mcp-core, as a bin ships', script: 'servers/toolshed-echo-bin.mjs', eras: ['legacy', 'modern'] },
+  { name: 'mcp-core, plain import', script: 'servers/toolshed-echo-server.mjs', eras: ['legacy', 'modern'] },
+  { name: 'SDK v1 McpServer', script: 'servers/sdk-v1-echo.mjs', eras: ['legacy'] },
+  { name: 'SDK v2 serveStdio', script: 'servers/sdk-v2-echo.mjs', eras: ['legacy', 'modern'] },
+];
 
 const coldStartRuns = Number(process.env.BENCH_COLD_RUNS ?? 15);
 const calls = Number(process.env.BENCH_CALLS ?? 20_000);
+const warmUpCalls = Math.min(2000, calls);
 const inFlight = 32;
 const text = 'The quick brown fox jumps over the lazy dog. '.repeat(4);
 
@@ -40,10 +61,13 @@ interface Connection {
 }
 
 function connect(script: string): Connection {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const waiting = new Map<number, (message: unknown) => void>();
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = killOnExit(
+    spawn(process.execPath, [...nodeArgs, new URL(script, import.meta.url).pathname], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
+  const waiting = new Map<number, { resolve(message: unknown): void; reject(error: Error): void }>();
   let pending = '';
   let nextId = 1;
   child.stdout.setEncoding('utf8');
@@ -54,19 +78,24 @@ function connect(script: string): Connection {
       const message = JSON.parse(pending.slice(0, newline)) as { id?: number };
       pending = pending.slice(newline + 1);
       if (typeof message.id === 'number') {
-        waiting.get(message.id)?.(message);
+        waiting.get(message.id)?.resolve(message);
         waiting.delete(message.id);
       }
       newline = pending.indexOf('\n');
     }
+  });
+  // A server that dies mid-run fails the bench instead of leaving it waiting forever.
+  child.once('exit', (code, signal) => {
+    for (const { reject } of waiting.values()) reject(new Error(`${script} exited (${code ?? signal}) mid-run`));
+    waiting.clear();
   });
   child.stderr.resume();
   return {
     child,
     request(method, params) {
       const id = nextId++;
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       });
     },
@@ -76,12 +105,6 @@ function connect(script: string): Connection {
   };
 }
 
-const initializeParams = {
-  protocolVersion: '2025-11-25',
-  capabilities: {},
-  clientInfo: { name: 'bench', version: '1.0.0' },
-};
-
 async function stop(connection: Connection): Promise<void> {
   const exited = new Promise((resolve) => connection.child.once('exit', resolve));
   connection.child.stdin.end();
@@ -89,10 +112,28 @@ async function stop(connection: Connection): Promise<void> {
   await exited;
 }
 
-async function coldStart(script: string): Promise<number> {
+/**
+ * The first exchange of each era: initialize (its result is the legacy cold
+ * start), or server/discover, which a 2026-era client sends first to learn
+ * what the server speaks (its result is the modern cold start).
+ */
+async function open(connection: Connection, era: Era): Promise<void> {
+  if (era === 'legacy') {
+    checkAnswer(await connection.request('initialize', initializeParams), era, 'initialize');
+    connection.notify('notifications/initialized');
+    return;
+  }
+  const discovered = checkAnswer(await connection.request('server/discover', { _meta: modernMeta }), era, 'discover');
+  const versions = discovered.supportedVersions as unknown[] | undefined;
+  if (!versions?.includes(modernMeta['io.modelcontextprotocol/protocolVersion'])) {
+    throw new Error(`server/discover does not offer the 2026 revision: ${JSON.stringify(discovered).slice(0, 300)}`);
+  }
+}
+
+async function coldStart(script: string, era: Era): Promise<number> {
   const started = performance.now();
   const connection = connect(script);
-  await connection.request('initialize', initializeParams);
+  await open(connection, era);
   const elapsed = performance.now() - started;
   await stop(connection);
   return elapsed;
@@ -103,12 +144,21 @@ function residentKib(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
 }
 
-async function load(script: string): Promise<{ callsPerSecond: number; p50: number; p99: number; rssMib: number }> {
+interface Load {
+  callsPerSecond: number;
+  p50: number;
+  p99: number;
+  rssMib: number;
+}
+
+async function load(script: string, era: Era): Promise<Load> {
   const connection = connect(script);
-  await connection.request('initialize', initializeParams);
-  connection.notify('notifications/initialized');
-  const call = () => connection.request('tools/call', { name: 'echo', arguments: { text } });
-  for (let index = 0; index < 2000; index++) await call(); // warm up
+  await open(connection, era);
+  const params =
+    era === 'legacy' ? { name: 'echo', arguments: { text } } : { name: 'echo', arguments: { text }, _meta: modernMeta };
+  const call = async () =>
+    checkEchoAnswer(await connection.request('tools/call', params), era, text, `${era} tools/call`);
+  for (let index = 0; index < warmUpCalls; index++) await call();
   const latencies: number[] = [];
   let issued = 0;
   const started = performance.now();
@@ -132,41 +182,73 @@ async function load(script: string): Promise<{ callsPerSecond: number; p50: numb
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-console.log(`node ${process.version}, ${calls} calls with ${inFlight} in flight, ${coldStartRuns} cold starts each\n`);
-const starts = new Map<string, number[]>(servers.map((server) => [server.name, []]));
+const runEras = selectedEras();
+const runs = runEras.flatMap((era) =>
+  servers.filter((server) => server.eras.includes(era)).map((server) => ({ era, server })),
+);
+const runKey = (era: Era, server: BenchServer) => `${era}|${server.name}`;
+const failing = (era: Era, server: BenchServer) => (error: unknown) => {
+  throw new Error(`${server.name}, ${era} era: ${(error as Error).message}`, { cause: error });
+};
+
+console.log(
+  `stdio echo, node ${process.version}, ${calls} calls with ${inFlight} in flight, ${coldStartRuns} cold starts each`,
+);
+const starts = new Map<string, number[]>(runs.map(({ era, server }) => [runKey(era, server), []]));
 for (let run = 0; run < coldStartRuns; run++) {
   // In turn, so that machine noise falls on all of them alike.
-  for (const server of servers) starts.get(server.name)?.push(await coldStart(server.script));
+  for (const { era, server } of runs) {
+    starts.get(runKey(era, server))?.push(await coldStart(server.script, era).catch(failing(era, server)));
+  }
 }
-const results = [];
-for (const server of servers) {
-  results.push({
-    name: server.name,
-    coldStartMs: median(starts.get(server.name) ?? []),
-    ...(await load(server.script)),
-  });
+const results = new Map<string, Load & { coldStartMs: number }>();
+for (const { era, server } of runs) {
+  const measured = await load(server.script, era).catch(failing(era, server));
+  results.set(runKey(era, server), { coldStartMs: median(starts.get(runKey(era, server)) ?? []), ...measured });
 }
 
-const ours = results[0] as (typeof results)[number];
-const rows = results.map((result) => [
-  result.name,
-  result.coldStartMs.toFixed(1),
-  result.callsPerSecond.toFixed(0),
-  result.p50.toFixed(2),
-  result.p99.toFixed(2),
-  result.rssMib.toFixed(1),
-]);
-console.log('| server | cold start ms (median) | calls/s | p50 ms | p99 ms | RSS MiB after load |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
-for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-console.log('\n| mcp-core vs | calls/s (bar ≥ 2×) | cold start (bar ≤ 0.5×) | RSS (bar ≤ 0.6×) |');
-console.log('| --- | ---: | ---: | ---: |');
-for (const other of results.slice(2)) {
-  const throughput = ours.callsPerSecond / other.callsPerSecond;
-  const cold = ours.coldStartMs / other.coldStartMs;
-  const rss = ours.rssMib / other.rssMib;
-  const mark = (ok: boolean) => (ok ? '' : ' ✗');
-  console.log(
-    `| ${other.name} | ${throughput.toFixed(2)}×${mark(throughput >= 2)} | ${cold.toFixed(2)}×${mark(cold <= 0.5)} | ${rss.toFixed(2)}×${mark(rss <= 0.6)} |`,
-  );
+const misses: string[] = [];
+for (const era of runEras) {
+  const [ours] = servers;
+  const our = ours === undefined ? undefined : results.get(runKey(era, ours));
+  if (our === undefined) continue;
+  console.log(`\n${eraLabels[era]}\n`);
+  console.log('| server | cold start ms (median) | calls/s | p50 ms | p99 ms | RSS MiB after load |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const server of servers) {
+    const result = results.get(runKey(era, server));
+    const figures =
+      result === undefined
+        ? ['n/a (no 2026-07-28 era)', 'n/a', 'n/a', 'n/a', 'n/a']
+        : [
+            result.coldStartMs.toFixed(1),
+            result.callsPerSecond.toFixed(0),
+            result.p50.toFixed(2),
+            result.p99.toFixed(2),
+            result.rssMib.toFixed(1),
+          ];
+    console.log(`| ${server.name} | ${figures.join(' | ')} |`);
+  }
+  console.log(`\n| ${ours?.name} vs | calls/s (bar ≥ 2×) | cold start (bar ≤ 0.5×) | RSS (bar ≤ 0.6×) |`);
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const server of servers.slice(2)) {
+    const other = results.get(runKey(era, server));
+    if (other === undefined) {
+      console.log(`| ${server.name} | n/a | n/a | n/a |`);
+      continue;
+    }
+    const throughput = our.callsPerSecond / other.callsPerSecond;
+    const cold = our.coldStartMs / other.coldStartMs;
+    const rss = our.rssMib / other.rssMib;
+    if (server.name.startsWith('SDK v2') && throughput < 2) misses.push(`${era}: ${throughput.toFixed(2)}×`);
+    const mark = (ok: boolean) => (ok ? '' : ' ✗');
+    console.log(
+      `| ${server.name} | ${throughput.toFixed(2)}×${mark(throughput >= 2)} | ${cold.toFixed(2)}×${mark(cold <= 0.5)} | ${rss.toFixed(2)}×${mark(rss <= 0.6)} |`,
+    );
+  }
 }
+console.log(
+  misses.length === 0
+    ? '\nmcp-core ≥ 2× SDK v2 calls/s in every era.'
+    : `\nmcp-core below 2× SDK v2 calls/s: ${misses.join('; ')}`,
+);

@@ -1,4 +1,5 @@
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
+import { createProgressReporter } from '../engine/progress-reporter.ts';
 import type { ServerCore } from '../engine/server-core.ts';
 import type { AuthInfo } from '../engine/tool-context.ts';
 import { methodNotFound } from '../errors/common-protocol-errors.ts';
@@ -12,7 +13,6 @@ import type {
 } from '../messages/jsonrpc-message.ts';
 import { MetaKey } from '../protocol/meta-keys.ts';
 import { supportedProtocolVersions } from '../protocol/protocol-version.ts';
-import { createProgressReporter } from '../session/progress-reporter.ts';
 import { CallCancelled } from '../tools/call-tool.ts';
 import { type InputRequiredResult, InputRound } from './input-round.ts';
 import { ModernRequestContext } from './modern-request-context.ts';

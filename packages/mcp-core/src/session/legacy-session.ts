@@ -1,4 +1,5 @@
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
+import { createProgressReporter } from '../engine/progress-reporter.ts';
 import type { ServerCore, ServerEvent } from '../engine/server-core.ts';
 import type { AuthInfo, ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -25,7 +26,6 @@ import { CallCancelled } from '../tools/call-tool.ts';
 import type { Transport } from '../transports/transport.ts';
 import { type ClientState, RootsCache } from './client-features.ts';
 import { OutgoingRequests } from './outgoing-requests.ts';
-import { createProgressReporter } from './progress-reporter.ts';
 import { RequestContext, type SessionServices } from './request-context.ts';
 
 type Phase = 'awaiting-initialize' | 'initializing' | 'ready' | 'closed';
