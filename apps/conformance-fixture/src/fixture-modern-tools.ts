@@ -19,6 +19,15 @@ function askCapital(context: ToolContext) {
   });
 }
 
+async function greetByName(context: ToolContext): Promise<string> {
+  const outcome = await askName(context, 'user_name', 'What is your name?');
+  return outcome.action === 'accept' ? `Hello, ${outcome.content.name}!` : `No name (${outcome.action})`;
+}
+
+function askToContinue(context: ToolContext) {
+  return context.elicit({ key: 'confirm', message: 'Continue?', schema: z.object({ ok: z.boolean() }) });
+}
+
 function samplingText(result: Awaited<ReturnType<ToolContext['sample']>>): string {
   const content = result.content as { type?: string; text?: string };
   return content.type === 'text' ? (content.text ?? '') : `(${content.type} content)`;
@@ -37,10 +46,7 @@ export function modernTools(server: ServerReference): Tool[] {
       name: 'test_streaming_elicitation',
       description: 'Asks the user for a name; the question travels in the result, never as a request on the stream',
       input: noArguments,
-      run: async (_args, context) => {
-        const outcome = await askName(context, 'user_name', 'What is your name?');
-        return outcome.action === 'accept' ? `Hello, ${outcome.content.name}!` : `No name (${outcome.action})`;
-      },
+      run: (_args, context) => greetByName(context),
     }),
     defineTool({
       name: 'test_logging_tool',
@@ -75,10 +81,7 @@ export function modernTools(server: ServerReference): Tool[] {
       name: 'test_input_required_result_elicitation',
       description: 'Asks the user for their name, then greets them',
       input: noArguments,
-      run: async (_args, context) => {
-        const outcome = await askName(context, 'user_name', 'What is your name?');
-        return outcome.action === 'accept' ? `Hello, ${outcome.content.name}!` : `No name (${outcome.action})`;
-      },
+      run: (_args, context) => greetByName(context),
     }),
     defineTool({
       name: 'test_input_required_result_sampling',
@@ -100,11 +103,7 @@ export function modernTools(server: ServerReference): Tool[] {
       description: 'Asks for a confirmation that travels back with signed request state',
       input: noArguments,
       run: async (_args, context) => {
-        const outcome = await context.elicit({
-          key: 'confirm',
-          message: 'Continue?',
-          schema: z.object({ ok: z.boolean() }),
-        });
+        const outcome = await askToContinue(context);
         return outcome.action === 'accept' && outcome.content.ok ? 'state-ok' : 'state-declined';
       },
     }),
@@ -146,11 +145,7 @@ export function modernTools(server: ServerReference): Tool[] {
       description: 'Asks for a confirmation whose request state is signed; altered state is refused',
       input: noArguments,
       run: async (_args, context) => {
-        const outcome = await context.elicit({
-          key: 'confirm',
-          message: 'Continue?',
-          schema: z.object({ ok: z.boolean() }),
-        });
+        const outcome = await askToContinue(context);
         return outcome.action === 'accept' ? 'confirmed' : 'not confirmed';
       },
     }),

@@ -1,9 +1,8 @@
+import { RequestsInFlight } from '../engine/requests-in-flight.ts';
 import type { AuthInfo } from '../engine/tool-context.ts';
-import { LocalError } from '../errors/local-error.ts';
 import { classifyMessage } from '../messages/classify-message.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type { JsonRpcMessage, JsonRpcRequest } from '../messages/jsonrpc-message.ts';
-import { requestIdKey } from '../messages/request-id-key.ts';
 import type { Transport } from '../transports/transport.ts';
 import { answerModernRequest, type ModernServices } from './answer-modern-request.ts';
 
@@ -15,7 +14,7 @@ import { answerModernRequest, type ModernServices } from './answer-modern-reques
 export class ModernConnection {
   readonly #services: ModernServices;
   readonly #transport: Transport;
-  readonly #inFlight = new Map<string, AbortController>();
+  readonly #inFlight = new RequestsInFlight();
   #closed = false;
 
   constructor(services: ModernServices, transport: Transport) {
@@ -44,7 +43,8 @@ export class ModernConnection {
       case 'response':
         return; // This era sends the client no requests, so there is nothing a response could answer.
       case 'notification':
-        if (classified.message.method === 'notifications/cancelled') this.#cancel(classified.message.params ?? {});
+        if (classified.message.method === 'notifications/cancelled')
+          this.#inFlight.cancel(classified.message.params ?? {});
         return;
       case 'request':
         void this.#serve(classified.message, auth);
@@ -55,15 +55,12 @@ export class ModernConnection {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const controller of this.#inFlight.values()) {
-      controller.abort(new LocalError('connection_closed', 'Connection closed'));
-    }
-    this.#inFlight.clear();
+    this.#inFlight.abortAll();
   }
 
   async #serve(request: JsonRpcRequest, auth: AuthInfo | undefined): Promise<void> {
-    const key = requestIdKey(request.id);
-    if (this.#inFlight.has(key)) {
+    const controller = this.#inFlight.start(request.id);
+    if (controller === undefined) {
       this.#send({
         jsonrpc: '2.0',
         id: request.id,
@@ -74,8 +71,6 @@ export class ModernConnection {
       });
       return;
     }
-    const controller = new AbortController();
-    this.#inFlight.set(key, controller);
     try {
       const response = await answerModernRequest(this.#services, request, {
         signal: controller.signal,
@@ -86,18 +81,8 @@ export class ModernConnection {
       });
       if (response !== undefined && !controller.signal.aborted) this.#send(response, request);
     } finally {
-      if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
+      this.#inFlight.finish(request.id, controller);
     }
-  }
-
-  #cancel(params: Record<string, unknown>): void {
-    const { requestId } = params;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const controller = this.#inFlight.get(requestIdKey(requestId));
-    if (controller === undefined) return;
-    this.#inFlight.delete(requestIdKey(requestId));
-    const reason = typeof params.reason === 'string' ? params.reason : 'Cancelled by the client';
-    controller.abort(new LocalError('request_cancelled', reason));
   }
 
   #send(message: JsonRpcMessage, related?: JsonRpcRequest): void {

@@ -1,5 +1,6 @@
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
+import { RequestsInFlight } from '../engine/requests-in-flight.ts';
 import type { ServerCore, ServerEvent } from '../engine/server-core.ts';
 import type { AuthInfo, ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -18,7 +19,6 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from '../messages/jsonrpc-message.ts';
-import { requestIdKey } from '../messages/request-id-key.ts';
 import type { ClientCapabilities, Implementation } from '../protocol/mcp-types.ts';
 import { allowsBatches, negotiateLegacyVersion } from '../protocol/protocol-version.ts';
 import { requireUri, resolveResource, resourceNotFound } from '../resources/resource-requests.ts';
@@ -49,7 +49,7 @@ export interface AssumedInitialize {
 export class LegacySession {
   readonly #core: ServerCore;
   readonly #transport: Transport;
-  readonly #inFlight = new Map<string, AbortController>();
+  readonly #inFlight = new RequestsInFlight();
   readonly #outgoing: OutgoingRequests;
   readonly #roots = new RootsCache();
   readonly #subscriptions = new Set<string>();
@@ -118,9 +118,7 @@ export class LegacySession {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
     this.#unsubscribe();
-    for (const controller of this.#inFlight.values())
-      controller.abort(new LocalError('connection_closed', 'Connection closed'));
-    this.#inFlight.clear();
+    this.#inFlight.abortAll();
     this.#outgoing.close();
     this.#markClosed();
   }
@@ -201,17 +199,9 @@ export class LegacySession {
       case 'notifications/initialized':
         if (this.#phase === 'initializing') this.#phase = 'ready';
         return;
-      case 'notifications/cancelled': {
-        // A cancellation that races the response finds nothing here, which is fine.
-        const { requestId } = params;
-        if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-        const controller = this.#inFlight.get(requestIdKey(requestId));
-        if (controller === undefined) return;
-        this.#inFlight.delete(requestIdKey(requestId));
-        const reason = typeof params.reason === 'string' ? params.reason : 'Cancelled by the client';
-        controller.abort(new LocalError('request_cancelled', reason));
+      case 'notifications/cancelled':
+        this.#inFlight.cancel(params);
         return;
-      }
       case 'notifications/roots/list_changed':
         this.#roots.invalidate();
         return;
@@ -233,16 +223,14 @@ export class LegacySession {
     }
     if (method === 'logging/setLevel') return this.#setLogLevel(id, params);
 
-    const key = requestIdKey(id);
-    if (this.#inFlight.has(key)) {
+    const controller = this.#inFlight.start(id);
+    if (controller === undefined) {
       return errorResponse(
         id,
         JsonRpcErrorCode.InvalidRequest,
         'Invalid request: this id is already in use by a request in progress',
       );
     }
-    const controller = new AbortController();
-    this.#inFlight.set(key, controller);
     const meta = isPlainObject(params._meta) ? params._meta : {};
     const token = meta.progressToken;
     const progress = createProgressReporter(
@@ -264,7 +252,7 @@ export class LegacySession {
       return errorResponse(id, JsonRpcErrorCode.InternalError, 'Internal error');
     } finally {
       progress.finish();
-      if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
+      this.#inFlight.finish(id, controller);
     }
   }
 
