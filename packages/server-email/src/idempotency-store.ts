@@ -30,6 +30,17 @@ export class IdempotencyStore<Result> {
     this.#now = options.now ?? Date.now;
   }
 
+  /**
+   * What this key already holds, without claiming it: this message's outcome,
+   * a conflict, or nothing. A caller looks before it asks the user, so that a
+   * replay asks nothing and the key is only claimed once the user said yes.
+   */
+  recall(key: string, fingerprint: string): Exclude<IdempotentOutcome<Result>, { kind: 'first' }> | undefined {
+    const known = this.#records.get(key);
+    if (known === undefined || known.expiresAt <= this.#now()) return undefined;
+    return known.fingerprint === fingerprint ? { kind: 'replay', outcome: known.outcome } : { kind: 'conflict' };
+  }
+
   /** Runs `send` unless this key already holds this message's outcome. */
   claim(
     key: string,
@@ -37,11 +48,9 @@ export class IdempotencyStore<Result> {
     send: () => Promise<Result>,
     keep: (error: unknown) => boolean,
   ): IdempotentOutcome<Result> {
+    const known = this.recall(key, fingerprint);
+    if (known !== undefined) return known;
     const now = this.#now();
-    const known = this.#records.get(key);
-    if (known !== undefined && known.expiresAt > now) {
-      return known.fingerprint === fingerprint ? { kind: 'replay', outcome: known.outcome } : { kind: 'conflict' };
-    }
     this.#records.delete(key);
     while (this.#records.size >= this.#maxKeys) {
       const oldest = this.#records.keys().next();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineTool, structuredResult, type Tool, type ToolContext, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import type { ComposedMessage } from './compose-message.ts';
 import { confirmationMessage } from './confirmation-message.ts';
 import { type MessageArguments, messageArguments } from './email-arguments.ts';
 import type { EmailContext } from './email-context.ts';
@@ -33,17 +34,37 @@ function fingerprint(input: MessageArguments): string {
   return createHash('sha256').update(JSON.stringify(input)).digest('hex');
 }
 
+function conflictError(key: string): ToolError {
+  return new ToolError(
+    `The idempotency key "${key}" was already used for a different message. Use a new key for a new message.`,
+  );
+}
+
+function summarize(result: SendResult): string {
+  if (result.replayed)
+    return `Already sent under this idempotency key as ${result.message_id}; nothing was sent again.`;
+  const shown = result.accepted.join(', ');
+  if (result.delivery === 'outbox') {
+    return `Written to the outbox as ${result.outbox_file} (not sent: no SMTP server is configured). Message-ID ${result.message_id}, for ${shown}.`;
+  }
+  const refused = result.rejected.map((item) => `${item.address} (${item.reason})`).join('; ');
+  return `Sent ${result.message_id} to ${shown}.${result.rejected.length > 0 ? ` Refused by the server: ${refused}.` : ''}`;
+}
+
 /**
- * send_email: check, build, ask the user, take a slot of the rate limit,
- * hand over. Each step that refuses says so and sends nothing; every outcome
- * goes to the send log.
+ * send_email: check and build the message, look up its idempotency key, ask
+ * the user, and only then take a slot of the rate limit, claim the key and
+ * hand the message over. In the 2026 era an attempt ends at the question and
+ * the retry runs the handler again from the top, so everything before the
+ * question is pure: nothing is logged, counted, remembered or sent for an
+ * attempt that is still waiting for its answer. Each step that refuses says
+ * so and sends nothing; every outcome goes to the send log.
  */
 export function createSendEmailTool(context: EmailContext): Tool {
-  async function send(prepared: PreparedMessage, toolContext: ToolContext): Promise<SendResult> {
+  /** Log entries about one composed message, timed from when it was ready to ask about. */
+  function sendLog(prepared: PreparedMessage, composed: ComposedMessage) {
     const started = performance.now();
-    const composed = prepared.composed;
-    if (composed === undefined) throw blockedError(prepared.blocked);
-    const record = (event: SendLogEntry['event'], extra: Partial<SendLogEntry> = {}) =>
+    return (event: SendLogEntry['event'], extra: Partial<SendLogEntry> = {}) =>
       logSend(context, prepared.draft, {
         event,
         messageId: composed.messageId,
@@ -52,23 +73,30 @@ export function createSendEmailTool(context: EmailContext): Tool {
         durationMs: Math.round(performance.now() - started),
         ...extra,
       });
-    if (context.confirmationRequired) {
-      const answer = await toolContext.confirm(confirmationMessage(context.sender, prepared, composed.raw.length));
-      if (!answer.confirmed) {
-        record('declined', { reason: answer.action });
-        if (answer.action === 'unavailable') {
-          throw new ToolError(
-            'Not sent: every email needs the user to confirm it, and this client cannot ask its user (it does not support elicitation). Tell the user what you meant to send; the operator can turn confirmation off with --skip-confirmation.',
-          );
-        }
-        throw new ToolError(
-          answer.action === 'cancel'
-            ? 'Not sent: the user dismissed the confirmation. Do not send it again unless the user asks.'
-            : 'Not sent: the user declined to send this email. Do not send it again unless the user asks.',
-        );
-      }
+  }
+
+  async function confirmWithUser(
+    prepared: PreparedMessage,
+    composed: ComposedMessage,
+    record: ReturnType<typeof sendLog>,
+    toolContext: ToolContext,
+  ): Promise<void> {
+    const answer = await toolContext.confirm(confirmationMessage(context.sender, prepared, composed.raw.length));
+    if (answer.confirmed) return;
+    record('declined', { reason: answer.action });
+    if (answer.action === 'unavailable') {
+      throw new ToolError(
+        'Not sent: every email needs the user to confirm it, and this client cannot ask its user (it does not support elicitation). Tell the user what you meant to send; the operator can turn confirmation off with --skip-confirmation.',
+      );
     }
-    toolContext.signal.throwIfAborted();
+    throw new ToolError(
+      answer.action === 'cancel'
+        ? 'Not sent: the user dismissed the confirmation. Do not send it again unless the user asks.'
+        : 'Not sent: the user declined to send this email. Do not send it again unless the user asks.',
+    );
+  }
+
+  async function deliver(composed: ComposedMessage, record: ReturnType<typeof sendLog>): Promise<SendResult> {
     const slot = context.sends.take();
     if (!slot.allowed) {
       const reason = rateLimitReason(slot.window.limit, slot.window.windowMs, slot.retryAfterMs);
@@ -91,6 +119,58 @@ export function createSendEmailTool(context: EmailContext): Tool {
       record('failed', { reason: error instanceof Error ? error.message : String(error) });
       throw error;
     }
+  }
+
+  async function replay(prepared: PreparedMessage, outcome: Promise<SendResult>): Promise<SendResult> {
+    const result: SendResult = { ...(await outcome), replayed: true };
+    logSend(context, prepared.draft, {
+      event: 'replayed',
+      messageId: result.message_id,
+      attachments: prepared.attachments.length,
+      bytes: result.size_bytes,
+      durationMs: 0,
+    });
+    return result;
+  }
+
+  async function send(
+    prepared: PreparedMessage,
+    key: string | undefined,
+    print: string,
+    toolContext: ToolContext,
+  ): Promise<SendResult> {
+    const earlier = key === undefined ? undefined : context.idempotency.recall(key, print);
+    // A retry of a message already sent must not be refused for the rate
+    // limit that its own first send used up.
+    const replayable = earlier?.kind === 'replay' && prepared.blocked.every((item) => item.check === 'rate_limit');
+    if (prepared.blocked.length > 0 && !replayable) {
+      logSend(context, prepared.draft, {
+        event: 'refused',
+        attachments: prepared.attachments.length,
+        durationMs: 0,
+        reason: prepared.blocked.map((item) => item.check).join(','),
+      });
+      throw blockedError(prepared.blocked);
+    }
+    if (key !== undefined && earlier?.kind === 'conflict') throw conflictError(key);
+    if (earlier?.kind === 'replay') return replay(prepared, earlier.outcome);
+    const composed = prepared.composed;
+    if (composed === undefined) throw blockedError(prepared.blocked);
+
+    const record = sendLog(prepared, composed);
+    if (context.confirmationRequired) await confirmWithUser(prepared, composed, record, toolContext);
+    // The user has said yes (or is not asked): only now may anything happen.
+    toolContext.signal.throwIfAborted();
+    if (key === undefined) return deliver(composed, record);
+    // Another call with this key may have been confirmed while this one waited for its answer.
+    const claim = context.idempotency.claim(
+      key,
+      print,
+      () => deliver(composed, record),
+      (error) => error instanceof UncertainDeliveryError,
+    );
+    if (claim.kind === 'conflict') throw conflictError(key);
+    return claim.kind === 'replay' ? replay(prepared, claim.outcome) : claim.outcome;
   }
 
   return defineTool({
@@ -119,54 +199,8 @@ export function createSendEmailTool(context: EmailContext): Tool {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async run({ idempotency_key: key, ...input }, toolContext) {
       const prepared = await prepareMessage(context, input, toolContext.signal);
-      if (prepared.blocked.length > 0) {
-        logSend(context, prepared.draft, {
-          event: 'refused',
-          attachments: prepared.attachments.length,
-          durationMs: 0,
-          reason: prepared.blocked.map((item) => item.check).join(','),
-        });
-        // A retry of a message already sent must not be refused for the rate
-        // limit that its own first send used up.
-        const onlyRate = prepared.blocked.every((item) => item.check === 'rate_limit');
-        if (!(onlyRate && key !== undefined)) throw blockedError(prepared.blocked);
-      }
-      let result: SendResult;
-      if (key === undefined) {
-        result = await send(prepared, toolContext);
-      } else {
-        const claim = context.idempotency.claim(
-          key,
-          fingerprint(input),
-          () => {
-            if (prepared.blocked.length > 0) return Promise.reject(blockedError(prepared.blocked));
-            return send(prepared, toolContext);
-          },
-          (error) => error instanceof UncertainDeliveryError,
-        );
-        if (claim.kind === 'conflict') {
-          throw new ToolError(
-            `The idempotency key "${key}" was already used for a different message. Use a new key for a new message.`,
-          );
-        }
-        result = claim.kind === 'replay' ? { ...(await claim.outcome), replayed: true } : await claim.outcome;
-        if (result.replayed) {
-          logSend(context, prepared.draft, {
-            event: 'replayed',
-            messageId: result.message_id,
-            attachments: prepared.attachments.length,
-            bytes: result.size_bytes,
-            durationMs: 0,
-          });
-        }
-      }
-      const shown = result.accepted.join(', ');
-      const summary = result.replayed
-        ? `Already sent under this idempotency key as ${result.message_id}; nothing was sent again.`
-        : result.delivery === 'outbox'
-          ? `Written to the outbox as ${result.outbox_file} (not sent: no SMTP server is configured). Message-ID ${result.message_id}, for ${shown}.`
-          : `Sent ${result.message_id} to ${shown}.${result.rejected.length > 0 ? ` Refused by the server: ${result.rejected.map((item) => `${item.address} (${item.reason})`).join('; ')}.` : ''}`;
-      return structuredResult(result, { text: summary });
+      const result = await send(prepared, key, fingerprint(input), toolContext);
+      return structuredResult(result, { text: summarize(result) });
     },
   });
 }

@@ -11,6 +11,37 @@ export interface LineMatcher {
 // The bundled library keeps the worker beside it as .js; from source it is .ts.
 const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './regex-worker.ts' : './regex-worker.js', import.meta.url);
 
+interface RegexThread {
+  worker: Worker;
+  /** Settles once the worker listens: the time limit is for the expression, not for starting a thread. */
+  ready: Promise<void>;
+}
+
+function startRegexThread(): RegexThread {
+  const worker = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 256 } });
+  const ready = new Promise<void>((resolve, reject) => {
+    const onMessage = (message: { ready?: boolean }) => {
+      if (message.ready !== true) return;
+      cleanup();
+      resolve();
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(new ToolError(`The search stopped: ${error.message}`));
+    };
+    const onExit = (code: number) => onError(new Error(`the regular expression thread exited with code ${code}`));
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+  return { worker, ready };
+}
+
 export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatcher {
   if (!query.regex) {
     return { find: async (text, limit) => matchLines(text, query, limit), close: async () => undefined };
@@ -20,17 +51,24 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
   } catch (error) {
     throw new ToolError(`The regular expression is invalid: ${(error as Error).message}`);
   }
-  let worker: Worker | undefined;
+  let thread: RegexThread | undefined;
   let nextId = 0;
   return {
-    find(text, limit) {
-      worker ??= new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 256 } });
-      const current = worker;
+    async find(text, limit) {
+      thread ??= startRegexThread();
+      const started = thread;
+      try {
+        await started.ready;
+      } catch (error) {
+        if (thread === started) thread = undefined;
+        throw error;
+      }
+      const current = started.worker;
       const id = nextId++;
       return new Promise<number[]>((resolve, reject) => {
         const timer = setTimeout(() => {
           cleanup();
-          worker = undefined;
+          if (thread === started) thread = undefined;
           void current.terminate();
           reject(
             new ToolError(
@@ -47,7 +85,7 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
         };
         const onError = (error: Error) => {
           cleanup();
-          worker = undefined;
+          if (thread === started) thread = undefined;
           reject(new ToolError(`The search stopped: ${error.message}`));
         };
         const cleanup = () => {
@@ -61,8 +99,8 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
       });
     },
     async close() {
-      await worker?.terminate();
-      worker = undefined;
+      await thread?.worker.terminate();
+      thread = undefined;
     },
   };
 }
