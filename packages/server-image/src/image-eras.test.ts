@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  connectTestClient,
+  type TestClientKind,
+  type TestTarget,
+  type TestTransportKind,
+} from '@toolshed/mcp-core/testing';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { photo } from './__fixtures__/sample-images.ts';
+import { createImageServer } from './create-image-server.ts';
+
+const bin = new URL('./cli.ts', import.meta.url).pathname;
+const clientKinds = ['v1', 'v2-legacy', 'v2-modern'] as const;
+const binCases = clientKinds.flatMap((client) =>
+  (['stdio', 'http'] as const).map((transport) => [client, transport] as const),
+);
+
+// Each bin case starts a process and its SDK client; generous, as a guard against a hang rather than a speed bar.
+const binCaseTimeoutMs = 60_000;
+
+let directory: string;
+let images: string;
+let out: string;
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'toolshed-image-eras-'));
+  images = join(directory, 'images');
+  out = join(directory, 'out');
+  mkdirSync(images);
+  mkdirSync(out);
+  writeFileSync(join(images, 'photo.jpg'), await (await photo(800, 600)).jpeg().toBuffer());
+});
+
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+async function expectImageWorks(target: TestTarget, client: TestClientKind, transport: TestTransportKind) {
+  const connection = await connectTestClient(target, { client, transport });
+  try {
+    expect(connection.protocolVersion).toBe(client === 'v2-modern' ? '2026-07-28' : '2025-11-25');
+    expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual([
+      'adjust_image',
+      'convert_image',
+      'crop_image',
+      'image_info',
+      'process_image',
+      'resize_image',
+      'rotate_image',
+      'thumbnail_image',
+      'watermark_image',
+    ]);
+    const resized = await connection.callTool('resize_image', { path: 'photo.jpg', width: 400 });
+    expect(resized.isError).toBeFalsy();
+    expect(resized.structuredContent).toMatchObject({
+      source: { format: 'jpeg', width: 800, height: 600 },
+      result: { format: 'jpeg', width: 400, height: 300 },
+    });
+    const file = resized.structuredContent?.file as { path: string };
+    expect(file.path.startsWith(out)).toBe(true);
+    expect(await sharp(file.path).metadata()).toMatchObject({ format: 'jpeg', width: 400, height: 300 });
+    const preview = resized.content.find((block) => block.type === 'image');
+    expect(preview?.mimeType).toBe('image/jpeg');
+    const previewBytes = Buffer.from(String(preview?.data), 'base64');
+    expect(await sharp(previewBytes).metadata()).toMatchObject({ width: 400, height: 300 });
+    const noSize = await connection.callTool('resize_image', { path: 'photo.jpg' });
+    expect(noSize.isError).toBe(true);
+    expect(noSize.content[0]?.text).toMatch(/needs a width, a height, or both/);
+    const initialized = connection.recording.messages.some(
+      (entry) => (entry.message as { method?: unknown }).method === 'initialize',
+    );
+    expect(initialized, 'only the legacy era opens with initialize').toBe(client !== 'v2-modern');
+    expect(connection.recording.specViolations()).toEqual([]);
+  } finally {
+    await connection.close();
+  }
+}
+
+describe('toolshed-image in both protocol eras', () => {
+  it.each(binCases)(
+    '%s client over %s to the bin',
+    (client, transport) => expectImageWorks({ bin: [bin, images, '--output-dir', out] }, client, transport),
+    binCaseTimeoutMs,
+  );
+
+  it.each(clientKinds)('%s client in memory to createImageServer', async (client) => {
+    const server = createImageServer({ directories: [images], outputDirectory: out });
+    try {
+      await expectImageWorks({ server }, client, 'memory');
+    } finally {
+      await server.close();
+    }
+  });
+});
