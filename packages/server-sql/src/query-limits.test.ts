@@ -52,18 +52,19 @@ afterAll(async () => {
 describe('time limit and cancellation', () => {
   it('stops a query that runs forever at the limit, while a quick query answers meanwhile', async () => {
     const started = performance.now();
-    const slow = query({ sql: forever });
+    let slowSettled = false;
+    const slow = query({ sql: forever }).finally(() => {
+      slowSettled = true;
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const quick = await query({ sql: 'SELECT count(*) FROM orders' });
-    const quickAt = performance.now() - started;
     expect(quick.structuredContent?.rows).toEqual([[250]]);
-    expect(quickAt).toBeLessThan(900);
+    // The quick query was answered while the endless one still ran: order, not speed.
+    expect(slowSettled).toBe(false);
     const stopped = await slow;
-    const stoppedAt = performance.now() - started;
     expect(stopped.isError).toBe(true);
     expect(stopped.content[0]?.text).toMatch(/stopped after 1000 ms, the time limit/);
-    expect(stoppedAt).toBeGreaterThanOrEqual(1000);
-    expect(stoppedAt).toBeLessThan(3000);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
   it('reports progress against the time limit while a slow query runs', async () => {

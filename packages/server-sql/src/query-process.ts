@@ -79,4 +79,5 @@ process.on('disconnect', () => process.exit(0));
 const watchdog =
   'const { parentPid } = require("node:worker_threads").workerData; const check = () => { if (process.ppid !== parentPid) process.kill(process.pid, "SIGKILL"); }; check(); setInterval(check, 250);';
 new Worker(watchdog, { eval: true, workerData: { parentPid: config.parentPid } }).unref();
-process.send?.({ ready: true });
+// The server may already have gone; a closed channel is not worth a crash report.
+process.send?.({ ready: true }, undefined, {}, () => {});

@@ -72,7 +72,7 @@ export async function everyFormat(width = 800, height = 600): Promise<Record<str
     png: await (await make()).png().toBuffer(),
     webp: await (await make()).webp().toBuffer(),
     avif: await (await make()).avif({ effort: 0 }).toBuffer(),
-    gif: await (await make()).gif().toBuffer(),
+    gif: await (await make()).gif({ effort: 1 }).toBuffer(),
     tiff: await (await make()).tiff().toBuffer(),
   };
 }
