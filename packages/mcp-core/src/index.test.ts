@@ -53,14 +53,17 @@ it('pins the public API: adding to it is a decision', () => {
     'walkDirectory',
   ]);
   expect(Object.keys(testing).sort()).toEqual([
+    'binTestCases',
     'connectBareClient',
     'connectInMemory',
     'connectTestClient',
     'createSpecValidator',
+    'expectedProtocolVersion',
     'recordMessages',
     'spawnHttpServer',
     'specSchemaVersions',
     'startDnsServer',
+    'testClientKinds',
   ]);
 });
 

@@ -10,13 +10,16 @@
 export { type BareClient, connectBareClient } from './testing/bare-client.ts';
 export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
 export {
+  binTestCases,
   connectTestClient,
+  expectedProtocolVersion,
   type TestCallResult,
   type TestClient,
   type TestClientKind,
   type TestClientOptions,
   type TestTarget,
   type TestTransportKind,
+  testClientKinds,
 } from './testing/connect-test-client.ts';
 export { type DnsServer, type DnsZoneEntry, startDnsServer } from './testing/dns-server.ts';
 export {

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { McpServer } from '@toolshed/mcp-core';
 import {
+  binTestCases,
   connectTestClient,
+  expectedProtocolVersion,
   type TestClient,
   type TestClientKind,
   type TestTarget,
   type TestTransportKind,
+  testClientKinds,
 } from '@toolshed/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpFixture, startSmtpFixture } from './__fixtures__/smtp-fixture.ts';
@@ -15,10 +18,6 @@ import { createEmailServer } from './create-email-server.ts';
 import type { EmailServerOptions, SendLogEntry } from './email-server-options.ts';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
-const clientKinds = ['v1', 'v2-legacy', 'v2-modern'] as const;
-const binCases = clientKinds.flatMap((client) =>
-  (['stdio', 'http'] as const).map((transport) => [client, transport] as const),
-);
 const yes = () => ({ action: 'accept', content: { confirmed: true } });
 
 let smtp: SmtpFixture;
@@ -91,7 +90,7 @@ async function expectEmailWorks(
   });
   const message = { to: 'Bob <bob@example.com>', subject: `Eras ${client} ${transport}`, text: 'Hello' };
   try {
-    expect(connection.protocolVersion).toBe(client === 'v2-modern' ? '2026-07-28' : '2025-11-25');
+    expect(connection.protocolVersion).toBe(expectedProtocolVersion(client));
     expect((await connection.listTools()).map((tool) => tool.name)).toEqual([
       'preview_email',
       'send_email',
@@ -123,14 +122,14 @@ async function expectEmailWorks(
 
 describe('toolshed-email in both protocol eras', () => {
   // A generous cap, not a speed bar: each case starts a Node process that loads the bin from TypeScript source.
-  it.each(binCases)(
+  it.each(binTestCases)(
     '%s client over %s to the bin, delivering over SMTP',
     (client, transport) =>
       expectEmailWorks({ bin: [bin], env: binEnvironment() }, client, transport, receivedWithSubject),
     60_000,
   );
 
-  it.each(clientKinds)('%s client in memory to createEmailServer, delivering to the outbox', async (client) => {
+  it.each(testClientKinds)('%s client in memory to createEmailServer, delivering to the outbox', async (client) => {
     const outbox = join(directory, `outbox-${client}`);
     const server = createEmailServer({ outboxDirectory: outbox, allowRecipients: ['example.com'], log: () => {} });
     try {

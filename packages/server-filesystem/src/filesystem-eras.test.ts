@@ -3,22 +3,21 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@toolshed/mcp-core';
 import {
+  binTestCases,
   connectTestClient,
+  expectedProtocolVersion,
   type TestClient,
   type TestClientKind,
   type TestTarget,
   type TestTransportKind,
+  testClientKinds,
 } from '@toolshed/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox, secretText } from './__fixtures__/sandbox.ts';
 import { createFilesystemServer } from './create-filesystem-server.ts';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
-const clientKinds = ['v1', 'v2-legacy', 'v2-modern'] as const;
-const binCases = clientKinds.flatMap((client) =>
-  (['stdio', 'http'] as const).map((transport) => [client, transport] as const),
-);
-const versionOf = (client: TestClientKind) => (client === 'v2-modern' ? '2026-07-28' : '2025-11-25');
+const versionOf = (client: TestClientKind) => expectedProtocolVersion(client);
 
 let sandbox: Sandbox;
 
@@ -73,13 +72,13 @@ async function expectFilesystemWorks(target: TestTarget, client: TestClientKind,
 
 describe('toolshed-filesystem in both protocol eras', () => {
   // A generous cap, not a speed bar: each case starts a Node process that loads the bin from TypeScript source.
-  it.each(binCases)(
+  it.each(binTestCases)(
     '%s client over %s to the bin',
     (client, transport) => expectFilesystemWorks({ bin: [bin, sandbox.allowed] }, client, transport),
     60_000,
   );
 
-  it.each(clientKinds)('%s client in memory to createFilesystemServer', async (client) => {
+  it.each(testClientKinds)('%s client in memory to createFilesystemServer', async (client) => {
     const server = createFilesystemServer({ directories: [sandbox.allowed] });
     try {
       await expectFilesystemWorks({ server }, client, 'memory');
@@ -110,7 +109,7 @@ describe('client roots narrow access in both eras', () => {
 
   const docsRoot = () => [{ uri: pathToFileURL(join(sandbox.allowed, 'docs')).href }];
 
-  it.each(clientKinds)('%s client with a root inside: allowed there, refused elsewhere', async (kind) => {
+  it.each(testClientKinds)('%s client with a root inside: allowed there, refused elsewhere', async (kind) => {
     const client = await connect(kind, docsRoot());
     const docs = join(sandbox.allowed, 'docs');
     const allowedDirectories = await client.callTool('list_allowed_directories');
@@ -133,7 +132,7 @@ describe('client roots narrow access in both eras', () => {
     expect(client.recording.specViolations()).toEqual([]);
   });
 
-  it.each(clientKinds)('%s client with a root outside the configured directories gains nothing', async (kind) => {
+  it.each(testClientKinds)('%s client with a root outside the configured directories gains nothing', async (kind) => {
     const client = await connect(kind, [{ uri: pathToFileURL(sandbox.outside).href }]);
     const refused = await client.callTool('read_text_file', { path: sandbox.secret });
     expect(refused.isError).toBe(true);
@@ -144,7 +143,7 @@ describe('client roots narrow access in both eras', () => {
     expect((await client.callTool('read_text_file', { path: join(sandbox.allowed, 'hello.txt') })).isError).toBe(true);
   });
 
-  it.each(clientKinds)('%s client without roots gets the configured directories', async (kind) => {
+  it.each(testClientKinds)('%s client without roots gets the configured directories', async (kind) => {
     const client = await connect(kind);
     const allowedDirectories = await client.callTool('list_allowed_directories');
     expect(allowedDirectories.structuredContent).toMatchObject({ directories: [{ path: sandbox.allowed }] });

@@ -2,10 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  binTestCases,
   connectTestClient,
+  expectedProtocolVersion,
   type TestClientKind,
   type TestTarget,
   type TestTransportKind,
+  testClientKinds,
 } from '@toolshed/mcp-core/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,10 +16,6 @@ import { photo } from './__fixtures__/sample-images.ts';
 import { createImageServer } from './create-image-server.ts';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
-const clientKinds = ['v1', 'v2-legacy', 'v2-modern'] as const;
-const binCases = clientKinds.flatMap((client) =>
-  (['stdio', 'http'] as const).map((transport) => [client, transport] as const),
-);
 
 // Each bin case starts a process and its SDK client; generous, as a guard against a hang rather than a speed bar.
 const binCaseTimeoutMs = 60_000;
@@ -39,7 +38,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 async function expectImageWorks(target: TestTarget, client: TestClientKind, transport: TestTransportKind) {
   const connection = await connectTestClient(target, { client, transport });
   try {
-    expect(connection.protocolVersion).toBe(client === 'v2-modern' ? '2026-07-28' : '2025-11-25');
+    expect(connection.protocolVersion).toBe(expectedProtocolVersion(client));
     expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual([
       'adjust_image',
       'convert_image',
@@ -78,13 +77,13 @@ async function expectImageWorks(target: TestTarget, client: TestClientKind, tran
 }
 
 describe('toolshed-image in both protocol eras', () => {
-  it.each(binCases)(
+  it.each(binTestCases)(
     '%s client over %s to the bin',
     (client, transport) => expectImageWorks({ bin: [bin, images, '--output-dir', out] }, client, transport),
     binCaseTimeoutMs,
   );
 
-  it.each(clientKinds)('%s client in memory to createImageServer', async (client) => {
+  it.each(testClientKinds)('%s client in memory to createImageServer', async (client) => {
     const server = createImageServer({ directories: [images], outputDirectory: out });
     try {
       await expectImageWorks({ server }, client, 'memory');

@@ -1,18 +1,17 @@
 import {
+  binTestCases,
   connectTestClient,
+  expectedProtocolVersion,
   type TestClientKind,
   type TestTarget,
   type TestTransportKind,
+  testClientKinds,
 } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
 import { createSqlServer } from './create-sql-server.ts';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
-const clientKinds = ['v1', 'v2-legacy', 'v2-modern'] as const;
-const binCases = clientKinds.flatMap((client) =>
-  (['stdio', 'http'] as const).map((transport) => [client, transport] as const),
-);
 
 // Each bin case starts a process and its SDK client; generous, as a guard against a hang rather than a speed bar.
 const binCaseTimeoutMs = 60_000;
@@ -28,7 +27,7 @@ afterAll(() => sample.remove());
 async function expectSqlWorks(target: TestTarget, client: TestClientKind, transport: TestTransportKind) {
   const connection = await connectTestClient(target, { client, transport });
   try {
-    expect(connection.protocolVersion).toBe(client === 'v2-modern' ? '2026-07-28' : '2025-11-25');
+    expect(connection.protocolVersion).toBe(expectedProtocolVersion(client));
     expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual([
       'describe_table',
       'explain_query',
@@ -57,13 +56,13 @@ async function expectSqlWorks(target: TestTarget, client: TestClientKind, transp
 }
 
 describe('toolshed-sql in both protocol eras', () => {
-  it.each(binCases)(
+  it.each(binTestCases)(
     '%s client over %s to the bin',
     (client, transport) => expectSqlWorks({ bin: [bin, '--db', `shop=${sample.path}`] }, client, transport),
     binCaseTimeoutMs,
   );
 
-  it.each(clientKinds)('%s client in memory to createSqlServer', async (client) => {
+  it.each(testClientKinds)('%s client in memory to createSqlServer', async (client) => {
     const server = createSqlServer({ databases: { shop: sample.path } });
     try {
       await expectSqlWorks({ server }, client, 'memory');

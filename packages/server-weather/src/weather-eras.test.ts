@@ -1,18 +1,17 @@
 import {
+  binTestCases,
   connectTestClient,
+  expectedProtocolVersion,
   type TestClientKind,
   type TestTarget,
   type TestTransportKind,
+  testClientKinds,
 } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeatherUpstream, type WeatherUpstream } from './__fixtures__/weather-upstream.ts';
 import { createWeatherServer } from './create-weather-server.ts';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
-const clientKinds = ['v1', 'v2-legacy', 'v2-modern'] as const;
-const binCases = clientKinds.flatMap((client) =>
-  (['stdio', 'http'] as const).map((transport) => [client, transport] as const),
-);
 
 // Each bin case starts a process and its SDK client; generous, as a guard against a hang rather than a speed bar.
 const binCaseTimeoutMs = 60_000;
@@ -38,7 +37,7 @@ const upstreamFlags = () =>
 async function expectWeatherWorks(target: TestTarget, client: TestClientKind, transport: TestTransportKind) {
   const connection = await connectTestClient(target, { client, transport });
   try {
-    expect(connection.protocolVersion).toBe(client === 'v2-modern' ? '2026-07-28' : '2025-11-25');
+    expect(connection.protocolVersion).toBe(expectedProtocolVersion(client));
     expect((await connection.listTools()).map((tool) => tool.name)).toEqual([
       'get_air_quality',
       'get_current_weather',
@@ -67,13 +66,13 @@ async function expectWeatherWorks(target: TestTarget, client: TestClientKind, tr
 }
 
 describe('toolshed-weather in both protocol eras', () => {
-  it.each(binCases)(
+  it.each(binTestCases)(
     '%s client over %s to the bin',
     (client, transport) => expectWeatherWorks({ bin: [bin, ...upstreamFlags()] }, client, transport),
     binCaseTimeoutMs,
   );
 
-  it.each(clientKinds)('%s client in memory to createWeatherServer', async (client) => {
+  it.each(testClientKinds)('%s client in memory to createWeatherServer', async (client) => {
     const server = createWeatherServer(upstreamOptions());
     try {
       await expectWeatherWorks({ server }, client, 'memory');

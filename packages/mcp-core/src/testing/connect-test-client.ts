@@ -194,3 +194,16 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
     },
   };
 }
+
+/** Every official client kind a server is tested with. */
+export const testClientKinds: readonly TestClientKind[] = ['v1', 'v2-legacy', 'v2-modern'];
+
+/** Every way a bin is reached: each client kind over stdio and over HTTP, for `it.each`. */
+export const binTestCases: readonly (readonly [TestClientKind, 'stdio' | 'http'])[] = testClientKinds.flatMap(
+  (client) => (['stdio', 'http'] as const).map((transport) => [client, transport] as const),
+);
+
+/** The version a client kind's connection speaks with a dual-era server. */
+export function expectedProtocolVersion(kind: TestClientKind): string {
+  return kind === 'v2-modern' ? '2026-07-28' : '2025-11-25';
+}
