@@ -50,6 +50,12 @@ export interface TestClient {
   readonly recording: MessageRecording;
   listTools(): Promise<{ name: string; description?: string; inputSchema: Record<string, unknown> }[]>;
   callTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<TestCallResult>;
+  /**
+   * Everything wrong with the conversation so far, empty when it is right: the
+   * version is not the one this client kind speaks with a dual-era server, a
+   * 2026-era connection sent `initialize`, or a server message breaks the schema.
+   */
+  protocolProblems(): string[];
   /** The SDK client itself, for what this interface does not cover. */
   readonly sdk: unknown;
   close(): Promise<void>;
@@ -182,6 +188,17 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
     },
     recording,
     sdk,
+    protocolProblems() {
+      const problems: string[] = [];
+      const version = sdk.getNegotiatedProtocolVersion?.() ?? recording.protocolVersion;
+      const expected = expectedProtocolVersion(options.client);
+      if (version !== expected) problems.push(`speaks ${version}, expected ${expected}`);
+      const initialized = recording.messages.some(
+        (entry) => (entry.message as { method?: unknown }).method === 'initialize',
+      );
+      if (initialized && options.client === 'v2-modern') problems.push('a 2026-era connection sent initialize');
+      return [...problems, ...recording.specViolations()];
+    },
     async listTools() {
       return (await sdk.listTools()).tools;
     },
