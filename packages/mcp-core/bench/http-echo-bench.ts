@@ -14,9 +14,13 @@
  *
  * For each response form (JSON, SSE) and each load (1 client, 32 clients,
  * one call in flight each): tools/call per second over BENCH_HTTP_SECONDS
- * (default 3) after a warm-up, and p50/p99 latency. Every answer is checked;
- * an error or a wrongly shaped answer stops the run with a non-zero exit.
- * BENCH_ERAS=legacy|modern runs one era only.
+ * (default 3) per server after a warm-up, cut into BENCH_HTTP_ROUNDS (default
+ * 3) rounds that alternate between the servers (the median round is the
+ * figure), and p50/p99 latency. In the modern era SSE is asked for the way a
+ * 2026 client asks, by accepting only text/event-stream; the SDK v2 handler,
+ * which does not look at Accept, is set to stream (MODE=sse).
+ * Every answer is checked; an error or a wrongly shaped answer stops the run
+ * with a non-zero exit. BENCH_ERAS=legacy|modern runs one era only.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,6 +36,7 @@ import {
   selectedEras,
 } from './protocol-eras.ts';
 import { type RawAnswer, RawHttpClient } from './raw-http-client.ts';
+import { RoundRecorder, type RoundSummary } from './round-summary.ts';
 
 interface BenchServer {
   name: string;
@@ -57,6 +62,8 @@ const modes = ['json', 'sse'] as const;
 type Mode = (typeof modes)[number];
 const loads = [1, 32] as const;
 const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 3);
+const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+const warmUpMs = 500;
 const text = 'The quick brown fox jumps over the lazy dog. '.repeat(4);
 
 if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
@@ -82,6 +89,12 @@ async function start(script: string, mode: Mode): Promise<{ stop(): void; url: U
   });
   // Profiling runs stop with SIGINT so the profile is written.
   return { url: new URL(url), stop: () => child.kill(nodeArgs.length > 0 ? 'SIGINT' : 'SIGKILL') };
+}
+
+function failing(what: string) {
+  return (error: unknown): never => {
+    throw new Error(`${what}: ${(error as Error).message}`, { cause: error });
+  };
 }
 
 /** The JSON-RPC message an answer carries, from a JSON body or from the `data:` lines of an SSE body. */
@@ -152,29 +165,24 @@ async function openModernCaller(url: URL, mode: Mode): Promise<Caller> {
   };
 }
 
-interface Measure {
-  callsPerSecond: number;
-  p50: number;
-  p99: number;
-}
-
-async function measure(url: URL, era: Era, mode: Mode, clients: number): Promise<Measure> {
-  const open = era === 'legacy' ? openLegacyCaller : openModernCaller;
-  const callers = await Promise.all(Array.from({ length: clients }, () => open(url, mode)));
-  let nextId = 1;
-  // One checked call before the clock starts: a server that cannot answer this era fails here, not mid-table.
-  await callers[0]?.call(nextId++);
-  let recording = false;
+/**
+ * Keeps every caller busy, one call in flight each, for `milliseconds`;
+ * returns how many calls finished inside that window and how long each took.
+ * Calls still in flight when the window closes are awaited but not counted.
+ */
+async function runFor(callers: readonly Caller[], milliseconds: number, ids: { next: number }) {
+  let recording = true;
   let stop = false;
   let failure: unknown;
   const latencies: number[] = [];
   const loop = async (caller: Caller): Promise<void> => {
     while (!stop) {
       const started = performance.now();
-      await caller.call(nextId++);
+      await caller.call(ids.next++);
       if (recording) latencies.push(performance.now() - started);
     }
   };
+  const began = performance.now();
   const running = Promise.all(
     callers.map((caller) =>
       loop(caller).catch((error: unknown) => {
@@ -183,46 +191,61 @@ async function measure(url: URL, era: Era, mode: Mode, clients: number): Promise
       }),
     ),
   );
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  recording = true;
-  const began = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await new Promise((resolve) => setTimeout(resolve, milliseconds));
   recording = false;
-  const elapsed = (performance.now() - began) / 1000;
-  const done = latencies.length;
+  const seconds = (performance.now() - began) / 1000;
   stop = true;
   await running;
-  for (const caller of callers) caller.client.close();
   if (failure !== undefined) throw failure;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { callsPerSecond: done / elapsed, p50: at(0.5), p99: at(0.99) };
+  return { calls: latencies.length, seconds, latencies };
 }
 
 const runEras = selectedEras();
-const results = new Map<string, Measure>();
+const results = new Map<string, RoundSummary>();
 const key = (era: Era, mode: Mode, clients: number, server: BenchServer) => `${era}|${mode}|${clients}|${server.name}`;
+const describe = (era: Era, mode: Mode, clients: number, server: BenchServer) =>
+  `${server.name}, ${era} era, ${mode}, ${clients} clients`;
 for (const era of runEras) {
+  const servers = serversByEra[era].filter((server) => server.script !== undefined);
   for (const mode of modes) {
-    for (const clients of loads) {
-      for (const server of serversByEra[era]) {
-        if (server.script === undefined) continue;
-        const { stop, url } = await start(server.script, mode);
-        try {
-          results.set(key(era, mode, clients, server), await measure(url, era, mode, clients));
-        } catch (error) {
-          throw new Error(`${server.name}, ${era} era, ${mode}, ${clients} clients: ${(error as Error).message}`, {
-            cause: error,
-          });
-        } finally {
-          stop();
+    // Every server of the era runs at once, idle but for its turn, so that rounds can alternate between them.
+    const started = await Promise.all(servers.map((server) => start(server.script as string, mode)));
+    try {
+      for (const clients of loads) {
+        const ids = { next: 1 };
+        const cells = [];
+        for (const [index, server] of servers.entries()) {
+          const url = (started[index] as { url: URL }).url;
+          const what = describe(era, mode, clients, server);
+          const open = era === 'legacy' ? openLegacyCaller : openModernCaller;
+          const callers = await Promise.all(Array.from({ length: clients }, () => open(url, mode))).catch(
+            failing(what),
+          );
+          // One checked call before any clock starts: a server that cannot answer this era fails here.
+          await callers[0]?.call(ids.next++).catch(failing(what));
+          await runFor(callers, warmUpMs, ids).catch(failing(what));
+          cells.push({ server, what, callers, recorder: new RoundRecorder() });
+        }
+        for (let round = 0; round < rounds; round++) {
+          for (const cell of cells) {
+            const ran = await runFor(cell.callers, (seconds * 1000) / rounds, ids).catch(failing(cell.what));
+            cell.recorder.add(ran.calls, ran.seconds, ran.latencies);
+          }
+        }
+        for (const cell of cells) {
+          for (const caller of cell.callers) caller.client.close();
+          results.set(key(era, mode, clients, cell.server), cell.recorder.summary());
         }
       }
+    } finally {
+      for (const server of started) server.stop();
     }
   }
 }
 
-console.log(`Streamable HTTP echo, tools/call, ${seconds} s per cell, Node ${process.version}`);
+console.log(
+  `Streamable HTTP echo, tools/call, ${seconds} s per cell in ${rounds} rounds taken in turn (calls/s: median round), Node ${process.version}`,
+);
 const misses: string[] = [];
 for (const era of runEras) {
   const servers = serversByEra[era];

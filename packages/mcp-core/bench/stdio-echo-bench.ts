@@ -13,7 +13,9 @@
  * Cold start: spawn to the first answer (the initialize result in the legacy
  * era, the server/discover result in the modern era), median of
  * BENCH_COLD_RUNS runs taken in turn.
- * Throughput: BENCH_CALLS calls/s with 32 in flight; latency p50/p99 of those.
+ * Throughput: BENCH_CALLS calls per server with 32 in flight, cut into
+ * BENCH_ROUNDS (default 5) rounds that alternate between the servers of an
+ * era; calls/s is the median round, latency p50/p99 is over every call.
  * Memory: the server's resident set size after the load (from /proc).
  * mcp-core runs twice: as a bin ships (one bundled file, compile cache on) and
  * as a plain import of the package, so both figures are on the table.
@@ -27,6 +29,7 @@ import { buildBundledEcho } from './build-bundled-echo.ts';
 import { checkAnswer, checkEchoAnswer } from './check-answer.ts';
 import { killOnExit } from './child-processes.ts';
 import { type Era, eraLabels, initializeParams, modernMeta, selectedEras } from './protocol-eras.ts';
+import { RoundRecorder, type RoundSummary } from './round-summary.ts';
 
 interface BenchServer {
   name: string;
@@ -43,6 +46,7 @@ const servers: readonly BenchServer[] = [
 
 const coldStartRuns = Number(process.env.BENCH_COLD_RUNS ?? 15);
 const calls = Number(process.env.BENCH_CALLS ?? 20_000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const warmUpCalls = Math.min(2000, calls);
 const inFlight = 32;
 const text = 'The quick brown fox jumps over the lazy dog. '.repeat(4);
@@ -56,7 +60,8 @@ await buildBundledEcho();
 
 interface Connection {
   child: ChildProcessWithoutNullStreams;
-  request(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** `params` may come serialized already, so the load generator spends its time waiting, not encoding. */
+  request(method: string, params: Record<string, unknown> | string): Promise<unknown>;
   notify(method: string): void;
 }
 
@@ -96,7 +101,8 @@ function connect(script: string): Connection {
       const id = nextId++;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+        const encoded = typeof params === 'string' ? params : JSON.stringify(params);
+        child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${encoded}}\n`);
       });
     },
     notify(method) {
@@ -144,40 +150,79 @@ function residentKib(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
 }
 
-interface Load {
-  callsPerSecond: number;
-  p50: number;
-  p99: number;
-  rssMib: number;
+function failing(era: Era, server: BenchServer) {
+  return (error: unknown): never => {
+    throw new Error(`${server.name}, ${era} era: ${(error as Error).message}`, { cause: error });
+  };
 }
 
-async function load(script: string, era: Era): Promise<Load> {
+/** A server connected and opened in one era, ready to be called. */
+interface Loaded {
+  connection: Connection;
+  call(): Promise<void>;
+}
+
+async function prepare(script: string, era: Era): Promise<Loaded> {
   const connection = connect(script);
   await open(connection, era);
-  const params =
-    era === 'legacy' ? { name: 'echo', arguments: { text } } : { name: 'echo', arguments: { text }, _meta: modernMeta };
+  const params = JSON.stringify(
+    era === 'legacy' ? { name: 'echo', arguments: { text } } : { name: 'echo', arguments: { text }, _meta: modernMeta },
+  );
   const call = async () =>
     checkEchoAnswer(await connection.request('tools/call', params), era, text, `${era} tools/call`);
   for (let index = 0; index < warmUpCalls; index++) await call();
+  return { connection, call };
+}
+
+/** One round: `count` calls with `inFlight` of them outstanding at any time. */
+async function burst(loaded: Loaded, count: number): Promise<{ seconds: number; latencies: number[] }> {
   const latencies: number[] = [];
   let issued = 0;
   const started = performance.now();
   async function worker(): Promise<void> {
-    while (issued < calls) {
+    while (issued < count) {
       issued++;
       const sent = performance.now();
-      await call();
+      await loaded.call();
       latencies.push(performance.now() - sent);
     }
   }
   await Promise.all(Array.from({ length: inFlight }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  const rssMib = residentKib(connection.child.pid as number) / 1024;
-  await stop(connection);
-  latencies.sort((a, b) => a - b);
-  const at = (quantile: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] as number;
-  return { callsPerSecond: calls / seconds, p50: at(0.5), p99: at(0.99), rssMib };
+  return { seconds: (performance.now() - started) / 1000, latencies };
+}
+
+interface Load extends RoundSummary {
+  rssMib: number;
+}
+
+/**
+ * Loads every server of an era in rounds taken in turn (all connected at
+ * once, idle but for their turn), so that a burst of other work on the
+ * machine falls on all of them alike.
+ */
+async function loadEra(era: Era, eraServers: readonly BenchServer[]): Promise<Map<BenchServer, Load>> {
+  const prepared: { server: BenchServer; loaded: Loaded; recorder: RoundRecorder }[] = [];
+  try {
+    for (const server of eraServers) {
+      const loaded = await prepare(server.script, era).catch(failing(era, server));
+      prepared.push({ server, loaded, recorder: new RoundRecorder() });
+    }
+    const roundCalls = Math.ceil(calls / rounds);
+    for (let round = 0; round < rounds; round++) {
+      for (const { server, loaded, recorder } of prepared) {
+        const ran = await burst(loaded, roundCalls).catch(failing(era, server));
+        recorder.add(roundCalls, ran.seconds, ran.latencies);
+      }
+    }
+    const loads = new Map<BenchServer, Load>();
+    for (const { server, loaded, recorder } of prepared) {
+      const rssMib = residentKib(loaded.connection.child.pid as number) / 1024;
+      loads.set(server, { ...recorder.summary(), rssMib });
+    }
+    return loads;
+  } finally {
+    await Promise.all(prepared.map(({ loaded }) => stop(loaded.connection)));
+  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -187,12 +232,9 @@ const runs = runEras.flatMap((era) =>
   servers.filter((server) => server.eras.includes(era)).map((server) => ({ era, server })),
 );
 const runKey = (era: Era, server: BenchServer) => `${era}|${server.name}`;
-const failing = (era: Era, server: BenchServer) => (error: unknown) => {
-  throw new Error(`${server.name}, ${era} era: ${(error as Error).message}`, { cause: error });
-};
 
 console.log(
-  `stdio echo, node ${process.version}, ${calls} calls with ${inFlight} in flight, ${coldStartRuns} cold starts each`,
+  `stdio echo, node ${process.version}, ${calls} calls with ${inFlight} in flight in ${rounds} rounds taken in turn (calls/s: median round), ${coldStartRuns} cold starts each`,
 );
 const starts = new Map<string, number[]>(runs.map(({ era, server }) => [runKey(era, server), []]));
 for (let run = 0; run < coldStartRuns; run++) {
@@ -202,9 +244,14 @@ for (let run = 0; run < coldStartRuns; run++) {
   }
 }
 const results = new Map<string, Load & { coldStartMs: number }>();
-for (const { era, server } of runs) {
-  const measured = await load(server.script, era).catch(failing(era, server));
-  results.set(runKey(era, server), { coldStartMs: median(starts.get(runKey(era, server)) ?? []), ...measured });
+for (const era of runEras) {
+  const loads = await loadEra(
+    era,
+    servers.filter((server) => server.eras.includes(era)),
+  );
+  for (const [server, measured] of loads) {
+    results.set(runKey(era, server), { coldStartMs: median(starts.get(runKey(era, server)) ?? []), ...measured });
+  }
 }
 
 const misses: string[] = [];

@@ -52,7 +52,8 @@ function isAnswerTo(method: InputRequest['method'], response: unknown): response
  */
 export class InputRound {
   readonly #seal: RequestStateSeal;
-  readonly #request: string;
+  /** What identifies the request across retries; computed only when state is sealed or opened. */
+  readonly #request: () => string;
   readonly #principal: string;
   readonly #remembered: Readonly<Record<string, RememberedAnswer>>;
   readonly #responses: Record<string, unknown>;
@@ -65,7 +66,7 @@ export class InputRound {
 
   constructor(
     seal: RequestStateSeal,
-    request: string,
+    request: () => string,
     principal: string,
     state: RequestStatePayload | undefined,
     responses: Record<string, unknown> | undefined,
@@ -86,12 +87,17 @@ export class InputRound {
    * Responses to questions that are not asked again are ignored, as the spec allows.
    */
   static open(seal: RequestStateSeal, method: string, params: Record<string, unknown>, principal: string): InputRound {
-    const request = requestIdentity(method, params);
+    // Most calls never ask: the digest that binds state to the request is made only when state is in play.
+    let identity: string | undefined;
+    const request = () => {
+      identity ??= requestIdentity(method, params);
+      return identity;
+    };
     const { inputResponses, requestState } = params;
     if (inputResponses !== undefined && !isPlainObject(inputResponses)) {
       throw invalidParams('Invalid params: inputResponses must be an object of responses by input key');
     }
-    const state = requestState === undefined ? undefined : seal.open(requestState, request, principal);
+    const state = requestState === undefined ? undefined : seal.open(requestState, request(), principal);
     return new InputRound(seal, request, principal, state, inputResponses);
   }
 
@@ -125,7 +131,7 @@ export class InputRound {
 
   #interim(): InputRequiredResult {
     const requestState = this.#seal.seal({
-      request: this.#request,
+      request: this.#request(),
       principal: this.#principal,
       expiresAt: Date.now() + this.#seal.lifetimeMs,
       answers: Object.fromEntries(this.#answered),
