@@ -47,6 +47,8 @@ master_process on;
 worker_processes 1;
 pid ${path('nginx.pid')};
 error_log ${path('error.log')} warn;
+# A graceful stop waits for open streams (a 2025 session's GET, subscriptions/listen) at most this long.
+worker_shutdown_timeout 5s;
 
 events {
     worker_connections 512;
@@ -64,9 +66,12 @@ http {
         '"session":"$http_mcp_session_id","newSession":"$upstream_http_mcp_session_id"}';
     access_log ${path('access.log')} balancer;
 
+    # Idle connections to a replica are dropped before its own 5 s keep-alive timeout
+    # would close them under a request nginx is sending, which nginx cannot retry for a POST.
     upstream replicas {
 ${replicas.map((replica) => `        server ${replica.address};`).join('\n')}
         keepalive 32;
+        keepalive_timeout 4s;
     }
 ${replicas
   .map(
@@ -74,6 +79,7 @@ ${replicas
     upstream ${upstreamName(replica)} {
         server ${replica.address};
         keepalive 8;
+        keepalive_timeout 4s;
     }`,
   )
   .join('')}

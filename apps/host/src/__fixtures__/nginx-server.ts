@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  type NginxAccessEntry,
+  type NginxReplica,
+  nginxLoadBalancerConfig,
+  parseNginxAccessLog,
+} from './nginx-load-balancer-config.ts';
+
+/** Where Debian's `nginx` package puts the server. */
+export const nginxBinary = '/usr/sbin/nginx';
+
+export interface NginxLoadBalancer {
+  /** The MCP endpoint through nginx: `http://127.0.0.1:PORT/mcp`. */
+  url: URL;
+  /** The master's pid, which leads the process group of nginx's processes. */
+  pid: number;
+  accessLog(): NginxAccessEntry[];
+  /** Graceful stop (SIGQUIT); resolves once the master has exited. */
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Under root (as in CI), nginx runs as `nobody`: a service in a test never needs privileges. */
+function unprivilegedIds(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const nobody = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === 'nobody');
+  return { uid: Number(nobody?.[2] ?? 65534), gid: Number(nobody?.[3] ?? 65534) };
+}
+
+function waitForExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+async function startOnce(directory: string, replicas: readonly NginxReplica[]) {
+  const port = await freePort();
+  const configPath = join(directory, 'nginx.conf');
+  const errorLog = join(directory, 'error.log');
+  writeFileSync(configPath, nginxLoadBalancerConfig({ directory, port, replicas }));
+  const ids = unprivilegedIds();
+  if (ids !== undefined) chownSync(directory, ids.uid, ids.gid);
+  // Its own process group, so that stopping it can be checked for every process it started.
+  const child = spawn(nginxBinary, ['-p', `${directory}/`, '-c', configPath, '-e', errorLog], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+    ...ids,
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  // Bounded: nginx either listens or exits with a reason; this only guards against neither.
+  for (let attempt = 0; attempt < 400; attempt++) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const log = existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : '';
+      return { child, port, failure: `${stderr}${log}`.trim() || `nginx exited ${child.exitCode}` };
+    }
+    if (await answers(port)) return { child, port, failure: undefined };
+    await delay(50);
+  }
+  child.kill('SIGKILL');
+  await waitForExit(child);
+  return { child, port, failure: `nginx did not listen on 127.0.0.1:${port}: ${stderr}` };
+}
+
+/**
+ * Starts Debian's nginx in the foreground on a free loopback port in front of
+ * the replicas, with its config, pid file, logs and temporary files in
+ * `directory`. A port taken between choosing it and binding it is chosen again.
+ */
+export async function startNginxLoadBalancer(
+  directory: string,
+  replicas: readonly NginxReplica[],
+): Promise<NginxLoadBalancer> {
+  let started = await startOnce(directory, replicas);
+  for (let retry = 0; retry < 3 && started.failure?.includes('Address already in use') === true; retry++) {
+    started = await startOnce(directory, replicas);
+  }
+  const { child, port, failure } = started;
+  if (failure !== undefined) throw new Error(`nginx did not start: ${failure}`);
+  const pid = child.pid ?? 0;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    pid,
+    accessLog: () => parseNginxAccessLog(readFileSync(join(directory, 'access.log'), 'utf8')),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = waitForExit(child);
+      child.kill('SIGQUIT');
+      // worker_shutdown_timeout caps a graceful stop; this only guards against a stop that hangs regardless.
+      const deadline = new AbortController();
+      const late = delay(15_000, 'late' as const, { signal: deadline.signal }).catch(() => 'aborted' as const);
+      if ((await Promise.race([exited, late])) === 'late') {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          // Gone between the deadline and the kill.
+        }
+      }
+      deadline.abort();
+      await exited;
+    },
+  };
+}
