@@ -5,7 +5,7 @@ import { defineConfig, type RolldownOptions } from 'rolldown';
 const config: RolldownOptions = defineConfig({
   input: { index: 'src/index.ts', testing: 'src/testing.ts' },
   platform: 'node',
-  external: [/^node:/, /^zod/, /^ajv/, /^jose/, /^undici/, /^@modelcontextprotocol\//],
+  external: [/^node:/, /^zod/, /^ajv/, /^jose/, /^@modelcontextprotocol\//],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
 });
 

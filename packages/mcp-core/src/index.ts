@@ -21,32 +21,6 @@ export type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContex
 export { LocalError, type LocalErrorCode } from './errors/local-error.ts';
 export { ProtocolError } from './errors/protocol-error.ts';
 export { ToolError } from './errors/tool-error.ts';
-export { fileSystemToolError } from './guards/file-system-error.ts';
-export { createGuardedLookup, type GuardedLookupOptions, type LookupFunction } from './guards/guarded-lookup.ts';
-export { classifyAddress } from './guards/ip-address-ranges.ts';
-export {
-  createOutboundFetcher,
-  type OutboundFetcher,
-  type OutboundFetchOptions,
-  type OutboundResponse,
-} from './guards/outbound-fetch.ts';
-export { checkOutboundUrl, type OutboundUrlOptions } from './guards/outbound-url.ts';
-export type { PathAccess, PathGrant } from './guards/path-grant.ts';
-export { type GuardedPath, PathGuard, type PathGuardOptions, type ResolveOptions } from './guards/path-guard.ts';
-export {
-  createRateLimiter,
-  type RateDecision,
-  type RateLimiter,
-  type RateLimiterOptions,
-  type RateWindow,
-} from './guards/rate-limiter.ts';
-export {
-  DirectoryListingCache,
-  type WalkEntry,
-  type WalkOptions,
-  type WalkSummary,
-  walkDirectory,
-} from './guards/walk-directory.ts';
 export { type LogLevel, logLevels } from './logging/log-level.ts';
 export { JsonRpcErrorCode } from './messages/jsonrpc-error-code.ts';
 export type {

@@ -2,8 +2,8 @@
  * Test helpers: connect an official SDK client (v1, or v2 in either protocol
  * era; or, for benchmarks, a bare JSON-RPC client) to a server in memory, over
  * stdio or over HTTP, record
- * every message, check them against the official schemas, start a bin over
- * HTTP, and answer DNS from a zone table.
+ * every message, check them against the official schemas, and start a bin over
+ * HTTP.
  *
  * @module
  */
@@ -21,7 +21,6 @@ export {
   type TestTransportKind,
   testClientKinds,
 } from './testing/connect-test-client.ts';
-export { type DnsServer, type DnsZoneEntry, startDnsServer } from './testing/dns-server.ts';
 export {
   type ClientTransportLike,
   type MessageRecording,

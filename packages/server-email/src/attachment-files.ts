@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { type PathGuard, ToolError } from '@toolshed/mcp-core';
+import type { PathGuard } from '@toolshed/guards';
+import { ToolError } from '@toolshed/mcp-core';
 import type { BlockingCheck } from './message-draft.ts';
 
 export interface AttachmentFile {

@@ -1,11 +1,5 @@
-import {
-  createMcpServer,
-  createRateLimiter,
-  LocalError,
-  type McpServer,
-  PathGuard,
-  resolveLimits,
-} from '@toolshed/mcp-core';
+import { createRateLimiter, PathGuard } from '@toolshed/guards';
+import { createMcpServer, LocalError, type McpServer, resolveLimits } from '@toolshed/mcp-core';
 import { type EmailAddress, parseEmailAddress } from './email-address.ts';
 import type { EmailContext } from './email-context.ts';
 import {

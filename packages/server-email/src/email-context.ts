@@ -1,4 +1,4 @@
-import type { PathGuard, RateLimiter } from '@toolshed/mcp-core';
+import type { PathGuard, RateLimiter } from '@toolshed/guards';
 import type { EmailAddress } from './email-address.ts';
 import type { EmailLimits, RecipientLogging, SendLogEntry } from './email-server-options.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { LocalError, PathGuard } from '@toolshed/mcp-core';
+import { PathGuard } from '@toolshed/guards';
+import { LocalError } from '@toolshed/mcp-core';
 import type { MailDelivery } from './mail-delivery.ts';
 
 /** `2026-11-22T09-41-07.123Z-3f9a1c2e.eml`: sorts by time, never collides. */

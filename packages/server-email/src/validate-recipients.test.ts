@@ -1,4 +1,4 @@
-import { type DnsServer, startDnsServer } from '@toolshed/mcp-core/testing';
+import { type DnsServer, startDnsServer } from '@toolshed/guards/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmailHarness, startEmailHarness, textOf } from './__fixtures__/email-harness.ts';
 

@@ -1,12 +1,5 @@
-import {
-  createMcpServer,
-  DirectoryListingCache,
-  LocalError,
-  type McpServer,
-  PathGuard,
-  resolveLimits,
-  type Tool,
-} from '@toolshed/mcp-core';
+import { DirectoryListingCache, PathGuard } from '@toolshed/guards';
+import { createMcpServer, LocalError, type McpServer, resolveLimits, type Tool } from '@toolshed/mcp-core';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';

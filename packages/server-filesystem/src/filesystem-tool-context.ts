@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { type DirectoryListingCache, type PathGuard, type Root, type ToolContext, ToolError } from '@toolshed/mcp-core';
+import type { DirectoryListingCache, PathGuard } from '@toolshed/guards';
+import { type Root, type ToolContext, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { FilesystemLimits } from './filesystem-server-options.ts';
 

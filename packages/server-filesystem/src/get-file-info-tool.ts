@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { defineTool, fileSystemToolError, type Tool } from '@toolshed/mcp-core';
+import { fileSystemToolError } from '@toolshed/guards';
+import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
 import { textResult } from './text-result.ts';

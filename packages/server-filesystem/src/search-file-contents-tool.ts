@@ -1,6 +1,7 @@
 import { fstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { defineTool, fileSystemToolError, type GuardedPath, type Tool, walkDirectory } from '@toolshed/mcp-core';
+import { fileSystemToolError, type GuardedPath, walkDirectory } from '@toolshed/guards';
+import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
 import { compileGlob, type GlobMatcher } from './glob-pattern.ts';

@@ -1,4 +1,5 @@
-import { defineTool, type Tool, walkDirectory } from '@toolshed/mcp-core';
+import { walkDirectory } from '@toolshed/guards';
+import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
 import { compileGlob } from './glob-pattern.ts';

@@ -1,11 +1,5 @@
-import {
-  createMcpServer,
-  createOutboundFetcher,
-  LocalError,
-  type McpServer,
-  PathGuard,
-  resolveLimits,
-} from '@toolshed/mcp-core';
+import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
+import { createMcpServer, LocalError, type McpServer, resolveLimits } from '@toolshed/mcp-core';
 import { createAdjustImageTool } from './adjust-image-tool.ts';
 import { createConvertImageTool } from './convert-image-tool.ts';
 import { createCropImageTool } from './crop-image-tool.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DnsServer, startDnsServer } from '@toolshed/mcp-core/testing';
+import { type DnsServer, startDnsServer } from '@toolshed/guards/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   gifDeclaring,

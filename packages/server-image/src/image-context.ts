@@ -1,4 +1,4 @@
-import type { OutboundFetcher, PathGuard } from '@toolshed/mcp-core';
+import type { OutboundFetcher, PathGuard } from '@toolshed/guards';
 import type { ImageLimits } from './image-server-options.ts';
 import type { WorkLimiter } from './work-limiter.ts';
 

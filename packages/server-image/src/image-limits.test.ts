@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DnsServer, startDnsServer } from '@toolshed/mcp-core/testing';
+import { type DnsServer, startDnsServer } from '@toolshed/guards/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImageHarness, startImageHarness, textOf } from './__fixtures__/image-harness.ts';
 import { type ImageWebServer, startImageWebServer } from './__fixtures__/image-web-server.ts';

@@ -1,4 +1,4 @@
-import type { PathAccess } from '@toolshed/mcp-core';
+import type { PathAccess } from '@toolshed/guards';
 
 /** The caps every call is held to; each has a flag in the bin. */
 export interface ImageLimits {

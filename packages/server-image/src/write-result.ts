@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { type PathGuard, ToolError } from '@toolshed/mcp-core';
+import type { PathGuard } from '@toolshed/guards';
+import { ToolError } from '@toolshed/mcp-core';
 import type { EncodedImage } from './fit-preview.ts';
 import { extensionOf, formatOfName } from './output-format.ts';
 

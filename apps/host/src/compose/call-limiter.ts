@@ -1,4 +1,4 @@
-import { createRateLimiter, type RateDecision, type RateLimiter } from '@toolshed/mcp-core';
+import { createRateLimiter, type RateDecision, type RateLimiter } from '@toolshed/guards';
 import type { HostSettings } from '../config/host-config.ts';
 
 /** One server's call budget; `take()` returns why a call is refused, or undefined; `check()` the same without using any. */

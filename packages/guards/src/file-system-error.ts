@@ -1,4 +1,4 @@
-import { ToolError } from '../errors/tool-error.ts';
+import { ToolError } from '@toolshed/mcp-core';
 
 const explanations: Record<string, string> = {
   ENOENT: 'does not exist',

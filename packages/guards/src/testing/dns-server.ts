@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import { ipv6Bytes } from '../guards/ip-address-ranges.ts';
+import { ipv6Bytes } from '../ip-address-ranges.ts';
 
 /** What a name answers: MX, A and AAAA records, or a scripted failure. */
 export interface DnsZoneEntry {

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DnsServer, startDnsServer } from '../testing/dns-server.ts';
 import { createOutboundFetcher, type OutboundFetcher } from './outbound-fetch.ts';
+import { type DnsServer, startDnsServer } from './testing/dns-server.ts';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
+import { ToolError } from '@toolshed/mcp-core';
 import type { Agent, Dispatcher } from 'undici';
-import { ToolError } from '../errors/tool-error.ts';
 import { createGuardedLookup } from './guarded-lookup.ts';
 import { checkOutboundUrl } from './outbound-url.ts';
 

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { LocalError } from '../errors/local-error.ts';
+import { LocalError } from '@toolshed/mcp-core';
 
 /** What a grant allows: reading only, or reading and writing. */
 export type PathAccess = 'read' | 'write';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ToolError } from '../errors/tool-error.ts';
+import { ToolError } from '@toolshed/mcp-core';
 import { classifyAddress } from './ip-address-ranges.ts';
 
 export interface OutboundUrlOptions {

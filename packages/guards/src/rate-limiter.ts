@@ -1,4 +1,4 @@
-import { LocalError } from '../errors/local-error.ts';
+import { LocalError } from '@toolshed/mcp-core';
 
 /** At most `limit` uses in any `windowMs` milliseconds. */
 export interface RateWindow {

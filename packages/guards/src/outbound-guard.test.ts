@@ -1,10 +1,10 @@
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DnsServer, startDnsServer } from '../testing/dns-server.ts';
 import { createGuardedLookup } from './guarded-lookup.ts';
 import { classifyAddress } from './ip-address-ranges.ts';
 import { checkOutboundUrl } from './outbound-url.ts';
+import { type DnsServer, startDnsServer } from './testing/dns-server.ts';
 
 describe('classifyAddress', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync } from 'node:fs';
-import { ToolError } from '../errors/tool-error.ts';
+import { ToolError } from '@toolshed/mcp-core';
 import { fileSystemToolError } from './file-system-error.ts';
 import { descriptorPath, openedFilePath } from './opened-file-path.ts';
 import { isWithin } from './path-containment.ts';

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { Resolver, lookup as systemLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ToolError } from '../errors/tool-error.ts';
+import { ToolError } from '@toolshed/mcp-core';
 import { classifyAddress } from './ip-address-ranges.ts';
 import { hostKey } from './outbound-url.ts';
 

@@ -3,8 +3,7 @@ import { constants, type Dirent, fstatSync, realpathSync, statSync } from 'node:
 import { type FileHandle, link, lstat, mkdir, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { LocalError } from '../errors/local-error.ts';
-import { ToolError } from '../errors/tool-error.ts';
+import { LocalError, ToolError } from '@toolshed/mcp-core';
 import { fileSystemToolError } from './file-system-error.ts';
 import { descriptorPath, openedFilePath } from './opened-file-path.ts';
 import { grantFor, isWithin } from './path-containment.ts';

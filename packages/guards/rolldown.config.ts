@@ -1,0 +1,12 @@
+import { defineConfig, type RolldownOptions } from 'rolldown';
+
+// One file per entry point: far fewer modules for Node to resolve and compile
+// when a server starts. Declarations come from tsc (tsconfig.build.json).
+const config: RolldownOptions = defineConfig({
+  input: { index: 'src/index.ts', testing: 'src/testing.ts' },
+  platform: 'node',
+  external: [/^node:/, /^undici/, /^@toolshed\//],
+  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+});
+
+export default config;

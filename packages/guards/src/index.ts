@@ -1,0 +1,34 @@
+/**
+ * The safety pieces a Toolshed server needs when it touches files, fetches a
+ * URL a model supplied, or limits how often something happens: a path guard
+ * with read-only and read-write grants, an outbound URL guard with one capped
+ * fetcher, and a sliding-window rate limiter.
+ *
+ * @module
+ */
+export { fileSystemToolError } from './file-system-error.ts';
+export { createGuardedLookup, type GuardedLookupOptions, type LookupFunction } from './guarded-lookup.ts';
+export { classifyAddress } from './ip-address-ranges.ts';
+export {
+  createOutboundFetcher,
+  type OutboundFetcher,
+  type OutboundFetchOptions,
+  type OutboundResponse,
+} from './outbound-fetch.ts';
+export { checkOutboundUrl, type OutboundUrlOptions } from './outbound-url.ts';
+export type { PathAccess, PathGrant } from './path-grant.ts';
+export { type GuardedPath, PathGuard, type PathGuardOptions, type ResolveOptions } from './path-guard.ts';
+export {
+  createRateLimiter,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RateWindow,
+} from './rate-limiter.ts';
+export {
+  DirectoryListingCache,
+  type WalkEntry,
+  type WalkOptions,
+  type WalkSummary,
+  walkDirectory,
+} from './walk-directory.ts';
