@@ -35,6 +35,8 @@ export type {
   JsonRpcSuccessResponse,
 } from './messages/jsonrpc-message.ts';
 export type { ModernExchange } from './modern/answer-modern-request.ts';
+export { closestName } from './options/closest-name.ts';
+export { parseOptions } from './options/parse-options.ts';
 export {
   definePrompt,
   type Prompt,

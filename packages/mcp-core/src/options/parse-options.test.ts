@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { closestName } from './closest-name.ts';
+import { parseOptions } from './parse-options.ts';
+
+const schema = z.strictObject({
+  databases: z.string(),
+  limits: z
+    .strictObject({ maxRows: z.number().int().positive().optional(), timeoutMs: z.number().optional() })
+    .optional(),
+});
+
+describe('parseOptions', () => {
+  it('returns valid options', () => {
+    expect(parseOptions(schema, { databases: 'a.db', limits: { maxRows: 5 } }, 'sql options')).toEqual({
+      databases: 'a.db',
+      limits: { maxRows: 5 },
+    });
+  });
+
+  it.each([
+    [
+      { databases: 'a.db', limits: { maxRowz: 5 } },
+      /unknown option "maxRowz" at limits\.maxRowz; did you mean "maxRows"\?/,
+    ],
+    [{ databse: 'a.db', databases: 'b.db' }, /unknown option "databse" at databse; did you mean "databases"\?/],
+    [{ databases: 'a.db', colour: 'red' }, /unknown option "colour" at colour$/],
+    [{ databases: 'a.db', limits: { maxRows: -1 } }, /limits\.maxRows: Too small/],
+    [{}, /databases: Invalid input/],
+  ])('refuses %j with where and what', (input, message) => {
+    expect(() => parseOptions(schema, input, 'sql options')).toThrow(message);
+  });
+
+  it('suggests only names a typo could explain', () => {
+    expect(closestName('timeoutMS', ['timeoutMs', 'maxRows'])).toBe('timeoutMs');
+    expect(closestName('banana', ['timeoutMs', 'maxRows'])).toBeUndefined();
+  });
+});
