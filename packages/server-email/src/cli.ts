@@ -190,7 +190,15 @@ await runCli(cli, process.argv.slice(2), process.env, async (values) => {
     attachmentsDirectory: values.attachments,
     logRecipients,
     dnsServers: values.dnsServers,
-    limits: values,
+    limits: {
+      maxRecipients: values.maxRecipients,
+      maxMessageBytes: values.maxMessageBytes,
+      maxAttachments: values.maxAttachments,
+      maxAttachmentBytes: values.maxAttachmentBytes,
+      sendsPerMinute: values.sendsPerMinute,
+      sendsPerHour: values.sendsPerHour,
+      smtpTimeoutMs: values.smtpTimeoutMs,
+    },
   };
   await checkEmailDelivery(options);
   return serve(createEmailServer(options), values);

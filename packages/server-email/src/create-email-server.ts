@@ -1,5 +1,5 @@
 import { createRateLimiter, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
 import { type EmailAddress, parseEmailAddress } from './email-address.ts';
 import type { EmailContext } from './email-context.ts';
 import {
@@ -7,6 +7,7 @@ import {
   defaultOutboxDirectory,
   defaultOutboxSender,
   type EmailServerOptions,
+  emailServerOptions,
 } from './email-server-options.ts';
 import { IdempotencyStore } from './idempotency-store.ts';
 import type { MailDelivery } from './mail-delivery.ts';
@@ -20,6 +21,7 @@ import { createSmtpDelivery } from './smtp-delivery.ts';
 import { createValidateRecipientsTool } from './validate-recipients-tool.ts';
 
 const serverVersion = '0.1.0';
+const optionsName = '@toolshed/server-email options';
 
 function senderAddress(options: EmailServerOptions): EmailAddress {
   if (options.from === undefined && options.smtp !== undefined) {
@@ -32,13 +34,6 @@ function senderAddress(options: EmailServerOptions): EmailAddress {
 
 function createDelivery(options: EmailServerOptions, timeoutMs: number): MailDelivery {
   if (options.smtp === undefined) return createOutboxDelivery(options.outboxDirectory ?? defaultOutboxDirectory());
-  const security = options.smtp.security ?? 'starttls';
-  if (!['starttls', 'tls', 'none'].includes(security)) {
-    throw new LocalError(
-      'config_invalid',
-      `SMTP security must be starttls, tls or none; got ${JSON.stringify(security)}`,
-    );
-  }
   if (options.smtp.host.trim() === '') throw new LocalError('config_invalid', 'The SMTP host is empty');
   return createSmtpDelivery(options.smtp, timeoutMs);
 }
@@ -48,7 +43,8 @@ function createDelivery(options: EmailServerOptions, timeoutMs: number): MailDel
  * server (TLS as configured), or creates the outbox. A LocalError says what
  * to fix. The bin runs it before serving, so a wrong password fails at start.
  */
-export async function checkEmailDelivery(options: EmailServerOptions): Promise<void> {
+export async function checkEmailDelivery(input: EmailServerOptions): Promise<void> {
+  const options = parseOptions(emailServerOptions, input, optionsName);
   senderAddress(options);
   const limits = resolveLimits(defaultEmailLimits, options.limits ?? {});
   const delivery = createDelivery(options, limits.smtpTimeoutMs);
@@ -71,16 +67,11 @@ export async function checkEmailDelivery(options: EmailServerOptions): Promise<v
  *   allowRecipients: ['example.com'],
  * });
  */
-export function createEmailServer(options: EmailServerOptions = {}): McpServer {
+export function createEmailServer(input: EmailServerOptions = {}): McpServer {
+  const options = parseOptions(emailServerOptions, input, optionsName);
   const limits = resolveLimits(defaultEmailLimits, options.limits ?? {});
   const sender = senderAddress(options);
   const logRecipients = options.logRecipients ?? 'hash';
-  if (!['hash', 'domain', 'full'].includes(logRecipients)) {
-    throw new LocalError(
-      'config_invalid',
-      `logRecipients must be hash, domain or full; got ${JSON.stringify(logRecipients)}`,
-    );
-  }
   const context: EmailContext = {
     sender,
     policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient === true),

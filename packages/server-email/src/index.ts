@@ -14,3 +14,4 @@ export type {
   SendLogEntry,
   SmtpOptions,
 } from './email-server-options.ts';
+export { emailServerOptions } from './email-server-options.ts';

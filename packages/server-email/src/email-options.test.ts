@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseOptions } from '@toolshed/mcp-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEmailServer } from './create-email-server.ts';
+import { emailServerOptions } from './email-server-options.ts';
+
+const what = '@toolshed/server-email options';
+const directory = mkdtempSync(join(tmpdir(), 'toolshed-email-options-'));
+
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe('emailServerOptions', () => {
+  it('accepts every option', () => {
+    const log = (): void => {};
+    const options = {
+      from: 'Assistant <assistant@example.com>',
+      smtp: { host: 'smtp.example.com', port: 587, security: 'starttls', user: 'a', password: 'b', ca: 'PEM' },
+      outboxDirectory: join(directory, 'outbox'),
+      allowRecipients: ['example.com'],
+      allowAnyRecipient: false,
+      skipConfirmation: false,
+      attachmentsDirectory: directory,
+      limits: { maxRecipients: 3, sendsPerHour: 10 },
+      logRecipients: 'domain',
+      log,
+      dnsServers: ['127.0.0.1:53'],
+    } as const;
+    expect(parseOptions(emailServerOptions, options, what)).toEqual(options);
+    expect(parseOptions(emailServerOptions, {}, what)).toEqual({});
+  });
+
+  it('lets createEmailServer start from valid options', async () => {
+    const server = createEmailServer({
+      outboxDirectory: join(directory, 'outbox'),
+      allowRecipients: ['example.com'],
+      limits: { maxAttachments: 2 },
+      log: () => {},
+    });
+    await server.close();
+  });
+
+  it.each([
+    [
+      'a misspelt option',
+      { outboxDirectroy: 'x' },
+      /unknown option "outboxDirectroy" at outboxDirectroy; did you mean "outboxDirectory"\?/,
+    ],
+    [
+      'a misspelt limit',
+      { limits: { maxRecipient: 3 } },
+      /unknown option "maxRecipient" at limits\.maxRecipient; did you mean "maxRecipients"\?/,
+    ],
+    [
+      'a misspelt SMTP setting',
+      { smtp: { host: 'h', pasword: 'p' } },
+      /unknown option "pasword" at smtp\.pasword; did you mean "password"\?/,
+    ],
+    [
+      'a limit of the wrong type',
+      { limits: { sendsPerMinute: '5' } },
+      /limits\.sendsPerMinute: Invalid input: expected number/,
+    ],
+    [
+      'an SMTP security that does not exist',
+      { smtp: { host: 'h', security: 'ssl' } },
+      /smtp\.security: Invalid option/,
+    ],
+    ['a log that cannot be called', { log: 'stderr' }, /log: Expected a function/],
+  ])('refuses %s with where it is', (_name, options, message) => {
+    expect(() => createEmailServer(options as never)).toThrow(message);
+    expect(() => createEmailServer(options as never)).toThrow(expect.objectContaining({ code: 'config_invalid' }));
+  });
+});
