@@ -72,7 +72,10 @@ const cli = defineCli({
   ],
 });
 
-await runCli(cli, process.argv.slice(2), process.env, ({ dir, ...options }, operands) => {
+await runCli(cli, process.argv.slice(2), process.env, (options, operands) => {
+  // The server's options are strict, so the flags that are serve's (--http and the like) are left out of them.
+  const { dir, readOnly, maxReadBytes, maxMediaBytes, maxFileBytes, maxEntries, maxDepth, maxMatches, regexTimeoutMs } =
+    options;
   const directories = [...operands, ...(dir ?? [])];
   if (directories.length === 0) {
     throw new LocalError(
@@ -80,5 +83,16 @@ await runCli(cli, process.argv.slice(2), process.env, ({ dir, ...options }, oper
       'pass at least one directory to allow, as in toolshed-filesystem ~/projects',
     );
   }
-  return serve(createFilesystemServer({ ...options, directories }), options);
+  const server = createFilesystemServer({
+    directories,
+    readOnly,
+    maxReadBytes,
+    maxMediaBytes,
+    maxFileBytes,
+    maxEntries,
+    maxDepth,
+    maxMatches,
+    regexTimeoutMs,
+  });
+  return serve(server, options);
 });

@@ -1,9 +1,20 @@
 import { DirectoryListingCache, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, resolveLimits, type Tool } from '@toolshed/mcp-core';
+import {
+  createMcpServer,
+  LocalError,
+  type McpServer,
+  parseOptions,
+  resolveLimits,
+  type Tool,
+} from '@toolshed/mcp-core';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
-import { defaultFilesystemLimits, type FilesystemServerOptions } from './filesystem-server-options.ts';
+import {
+  defaultFilesystemLimits,
+  type FilesystemServerOptions,
+  filesystemServerOptions,
+} from './filesystem-server-options.ts';
 import type { FilesystemToolContext } from './filesystem-tool-context.ts';
 import { createGetFileInfoTool } from './get-file-info-tool.ts';
 import { createListAllowedDirectoriesTool } from './list-allowed-directories-tool.ts';
@@ -30,7 +41,8 @@ const serverVersion = '0.1.0';
  * const server = createFilesystemServer({ directories: ['~/notes', '/srv/docs:ro'] });
  * await server.connect(createStdioServerTransport());
  */
-export function createFilesystemServer(options: FilesystemServerOptions): McpServer {
+export function createFilesystemServer(input: FilesystemServerOptions): McpServer {
+  const options = parseOptions(filesystemServerOptions, input, '@toolshed/server-filesystem options');
   if (options.directories.length === 0) {
     throw new LocalError('config_invalid', 'at least one allowed directory is required');
   }

@@ -6,4 +6,8 @@
  * @module
  */
 export { createFilesystemServer } from './create-filesystem-server.ts';
-export type { FilesystemLimits, FilesystemServerOptions } from './filesystem-server-options.ts';
+export {
+  type FilesystemLimits,
+  type FilesystemServerOptions,
+  filesystemServerOptions,
+} from './filesystem-server-options.ts';

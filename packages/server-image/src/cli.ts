@@ -88,14 +88,27 @@ const cli = defineCli({
 });
 
 await runCli(cli, process.argv.slice(2), process.env, (values, operands) => {
-  const { dir, outputDir, allowUrls, trustedHost, dnsServer, ...limitValues } = values;
+  const { dir, outputDir, allowUrls, trustedHost, dnsServer } = values;
   const server = createImageServer({
     directories: [...operands, ...(dir ?? [])],
     outputDirectory: outputDir,
     allowUrls,
     trustedHosts: trustedHost,
     dnsServers: dnsServer,
-    limits: limitValues,
+    // The server's options are strict, so the flags that are serve's (--http and the like) are left out of them.
+    limits: {
+      maxInputBytes: values.maxInputBytes,
+      maxInputPixels: values.maxInputPixels,
+      maxFrames: values.maxFrames,
+      maxOutputEdge: values.maxOutputEdge,
+      previewMaxEdge: values.previewMaxEdge,
+      previewMaxBytes: values.previewMaxBytes,
+      timeoutMs: values.timeoutMs,
+      maxConcurrent: values.maxConcurrent,
+      maxQueued: values.maxQueued,
+      urlTimeoutMs: values.urlTimeoutMs,
+      maxRedirects: values.maxRedirects,
+    },
   });
   return serve(server, values);
 });

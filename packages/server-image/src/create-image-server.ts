@@ -1,11 +1,11 @@
 import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
 import { createAdjustImageTool } from './adjust-image-tool.ts';
 import { createConvertImageTool } from './convert-image-tool.ts';
 import { createCropImageTool } from './crop-image-tool.ts';
 import type { ImageContext } from './image-context.ts';
 import { createImageInfoTool } from './image-info-tool.ts';
-import { defaultImageLimits, type ImageServerOptions } from './image-server-options.ts';
+import { defaultImageLimits, type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
 import { createProcessImageTool } from './process-image-tool.ts';
 import { createResizeImageTool } from './resize-image-tool.ts';
 import { createRotateImageTool } from './rotate-image-tool.ts';
@@ -38,7 +38,8 @@ function inputGuard(options: ImageServerOptions): PathGuard | undefined {
  * @example
  * const server = createImageServer({ directories: ['~/Pictures'], outputDirectory: '~/Pictures/out' });
  */
-export function createImageServer(options: ImageServerOptions = {}): McpServer {
+export function createImageServer(input: ImageServerOptions = {}): McpServer {
+  const options = parseOptions(imageServerOptions, input, '@toolshed/server-image options');
   const limits = resolveLimits(defaultImageLimits, options.limits ?? {});
   if (limits.previewMaxEdge > limits.maxOutputEdge) {
     throw new LocalError('config_invalid', 'previewMaxEdge cannot be larger than maxOutputEdge');

@@ -4,4 +4,9 @@
  * @module
  */
 export { createImageServer } from './create-image-server.ts';
-export { defaultImageLimits, type ImageLimits, type ImageServerOptions } from './image-server-options.ts';
+export {
+  defaultImageLimits,
+  type ImageLimits,
+  type ImageServerOptions,
+  imageServerOptions,
+} from './image-server-options.ts';
