@@ -5,6 +5,9 @@ import { parseOptions } from './parse-options.ts';
 
 const schema = z.strictObject({
   databases: z.string(),
+  directories: z
+    .array(z.union([z.string(), z.strictObject({ path: z.string(), access: z.string().optional() })]))
+    .optional(),
   limits: z
     .strictObject({ maxRows: z.number().int().positive().optional(), timeoutMs: z.number().optional() })
     .optional(),
@@ -24,6 +27,10 @@ describe('parseOptions', () => {
       /unknown option "maxRowz" at limits\.maxRowz; did you mean "maxRows"\?/,
     ],
     [{ databse: 'a.db', databases: 'b.db' }, /unknown option "databse" at databse; did you mean "databases"\?/],
+    [
+      { databases: 'a.db', directories: ['x', { path: 'y', acess: 'read' }] },
+      /unknown option "acess" at directories\.1\.acess; did you mean "access"\?/,
+    ],
     [{ databases: 'a.db', colour: 'red' }, /unknown option "colour" at colour$/],
     [{ databases: 'a.db', limits: { maxRows: -1 } }, /limits\.maxRows: Too small/],
     [{}, /databases: Invalid input/],

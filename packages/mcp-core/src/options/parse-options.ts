@@ -4,16 +4,28 @@ import { closestName } from './closest-name.ts';
 
 type Path = readonly PropertyKey[];
 
-/** The object schema found at a path, through optional, default and nullable wrappers. */
+/** A schema without its optional, default, nullable and readonly wrappers; a union's object member. */
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let current = schema;
+  for (let depth = 0; current !== undefined && depth < 10; depth++) {
+    const def = (current as { _zod: { def: { innerType?: unknown; options?: unknown } } })._zod.def;
+    if (def.innerType instanceof z.ZodType) current = def.innerType;
+    else if (Array.isArray(def.options)) {
+      current = def.options
+        .map((option) => unwrap(option as z.ZodType))
+        .find((option) => option instanceof z.ZodObject);
+    } else break;
+  }
+  return current;
+}
+
+/** The object schema found at a path, through wrappers, unions and arrays. */
 function objectAt(schema: z.ZodType, path: Path): z.ZodObject | undefined {
-  let current: z.ZodType | undefined = schema;
-  for (const key of [...path, undefined]) {
-    while (current !== undefined && !(current instanceof z.ZodObject)) {
-      const inner: unknown = (current as { _zod: { def: { innerType?: unknown } } })._zod.def.innerType;
-      current = inner instanceof z.ZodType ? inner : undefined;
-    }
-    if (current === undefined || key === undefined) break;
-    current = current.shape[String(key)] as z.ZodType | undefined;
+  let current = unwrap(schema);
+  for (const key of path) {
+    if (current instanceof z.ZodObject) current = unwrap(current.shape[String(key)] as z.ZodType | undefined);
+    else if (current instanceof z.ZodArray) current = unwrap(current.element as z.ZodType);
+    else return undefined;
   }
   return current instanceof z.ZodObject ? current : undefined;
 }
