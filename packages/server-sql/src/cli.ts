@@ -54,6 +54,9 @@ const cli = defineCli({
   ],
 });
 
-await runCli(cli, process.argv.slice(2), process.env, ({ db, ...options }) =>
-  serve(createSqlServer({ ...options, databases: parseDatabaseSpecs(db) }), options),
-);
+await runCli(cli, process.argv.slice(2), process.env, (options) => {
+  // The HTTP flags are for `serve`; the server's strict options would refuse them.
+  const { db, maxRows, maxResultBytes, maxBlobBytes, timeoutMs, maxConcurrentQueries, maxSqlLength } = options;
+  const limits = { maxRows, maxResultBytes, maxBlobBytes, timeoutMs, maxConcurrentQueries, maxSqlLength };
+  return serve(createSqlServer({ ...limits, databases: parseDatabaseSpecs(db) }), options);
+});

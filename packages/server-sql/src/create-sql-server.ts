@@ -1,4 +1,4 @@
-import { createMcpServer, type McpServer, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
 import { checkDatabaseFiles, parseDatabaseSpecs } from './database-files.ts';
 import { createDescribeTableTool } from './describe-table-tool.ts';
 import { createExplainQueryTool } from './explain-query-tool.ts';
@@ -6,7 +6,7 @@ import { createListTablesTool } from './list-tables-tool.ts';
 import { QueryProcessPool } from './query-process-pool.ts';
 import { createQueryTool } from './query-tool.ts';
 import { createSchemaResource } from './schema-resource.ts';
-import { defaultSqlLimits, type SqlServerOptions } from './sql-server-options.ts';
+import { defaultSqlLimits, type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
 import type { SqlToolContext } from './sql-tool-context.ts';
 
 const serverVersion = '0.1.0';
@@ -21,7 +21,8 @@ const serverVersion = '0.1.0';
  * const server = createSqlServer({ databases: { sales: './sales.db' }, timeoutMs: 5000 });
  * await server.connect(createStdioServerTransport());
  */
-export function createSqlServer(options: SqlServerOptions): McpServer {
+export function createSqlServer(input: SqlServerOptions): McpServer {
+  const options = parseOptions(sqlServerOptions, input, '@toolshed/server-sql options');
   const databases = checkDatabaseFiles(
     typeof options.databases === 'string' ? parseDatabaseSpecs([options.databases]) : options.databases,
   );

@@ -5,4 +5,4 @@
  * @module
  */
 export { createSqlServer } from './create-sql-server.ts';
-export type { SqlServerOptions } from './sql-server-options.ts';
+export { type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';

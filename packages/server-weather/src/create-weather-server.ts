@@ -1,4 +1,4 @@
-import { createMcpServer, LocalError, type McpServer, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
 import { createAirQualityTool } from './air-quality-tool.ts';
 import { createCurrentWeatherTool } from './current-weather-tool.ts';
 import { createForecastTool } from './forecast-tool.ts';
@@ -6,7 +6,12 @@ import { ResponseCache } from './response-cache.ts';
 import { createSearchLocationsTool } from './search-locations-tool.ts';
 import { UpstreamClient } from './upstream-client.ts';
 import { createWeatherAlertsTool } from './weather-alerts-tool.ts';
-import { defaultUpstreamUrls, defaultWeatherLimits, type WeatherServerOptions } from './weather-server-options.ts';
+import {
+  defaultUpstreamUrls,
+  defaultWeatherLimits,
+  type WeatherServerOptions,
+  weatherServerOptions,
+} from './weather-server-options.ts';
 import type { WeatherSources } from './weather-sources.ts';
 
 const serverVersion = '0.1.0';
@@ -30,12 +35,10 @@ function upstreamBase(name: string, value: string | undefined, fallback: string)
  * const server = createWeatherServer({ contact: 'ops@example.com', units: 'imperial' });
  * await server.connect(createStdioServerTransport());
  */
-export function createWeatherServer(options: WeatherServerOptions = {}): McpServer {
+export function createWeatherServer(input: WeatherServerOptions = {}): McpServer {
+  const options = parseOptions(weatherServerOptions, input, '@toolshed/server-weather options');
   const limits = resolveLimits(defaultWeatherLimits, options);
   const units = options.units ?? 'metric';
-  if (units !== 'metric' && units !== 'imperial') {
-    throw new LocalError('config_invalid', `units must be metric or imperial; got ${JSON.stringify(units)}`);
-  }
   const contact = options.contact?.trim();
   // A header value: printable ASCII, and no parentheses, which would end the User-Agent comment.
   if (contact !== undefined && contact !== '' && !/^[ -'*-~]+$/.test(contact)) {

@@ -6,4 +6,4 @@
  * @module
  */
 export { createWeatherServer } from './create-weather-server.ts';
-export type { WeatherServerOptions } from './weather-server-options.ts';
+export { type WeatherServerOptions, weatherServerOptions } from './weather-server-options.ts';

@@ -1,55 +1,100 @@
-/** How a weather server is set up: where the upstreams are, who to name as contact, and its limits. */
-export interface WeatherServerOptions {
+import * as z from 'zod';
+
+type Url = z.ZodOptional<z.ZodString>;
+type Limit = z.ZodOptional<z.ZodNumber>;
+
+/** What each option accepts; its documentation shows on the options type inferred from it. */
+type WeatherServerOptionsShape = {
   /** Open-Meteo forecast API. Default https://api.open-meteo.com */
-  forecastUrl?: string;
+  forecastUrl: Url;
   /** Open-Meteo geocoding API. Default https://geocoding-api.open-meteo.com */
-  geocodingUrl?: string;
+  geocodingUrl: Url;
   /** Open-Meteo air-quality API. Default https://air-quality-api.open-meteo.com */
-  airQualityUrl?: string;
+  airQualityUrl: Url;
   /** US National Weather Service API, for alerts. Default https://api.weather.gov */
-  nwsUrl?: string;
+  nwsUrl: Url;
   /**
    * How the upstreams can reach whoever runs this server (an email address or
    * a URL), sent in the User-Agent as NWS asks of every client.
    */
-  contact?: string | undefined;
+  contact: z.ZodOptional<z.ZodString>;
   /** An Open-Meteo API key for the commercial plans; sent as `apikey` to the Open-Meteo URLs. */
-  openMeteoApiKey?: string | undefined;
+  openMeteoApiKey: z.ZodOptional<z.ZodString>;
   /** Units when a call does not choose: `metric` (°C, km/h, mm) or `imperial` (°F, mph, inch). Default metric. */
-  units?: 'metric' | 'imperial';
+  units: z.ZodOptional<z.ZodEnum<{ metric: 'metric'; imperial: 'imperial' }>>;
   /** Milliseconds to open a connection. Default 5000. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs: Limit;
   /** Milliseconds to wait for the response headers. Default 10000. */
-  headersTimeoutMs?: number;
+  headersTimeoutMs: Limit;
   /** Milliseconds the body may go quiet. Default 10000. */
-  bodyTimeoutMs?: number;
+  bodyTimeoutMs: Limit;
   /** Milliseconds one try may take in all, connecting to the last byte. Default 20000. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs: Limit;
   /** Tries per upstream request, the first included; 429, 5xx and network failures are retried. Default 3. */
-  maxAttempts?: number;
+  maxAttempts: Limit;
   /** Base of the exponential backoff between tries, with full jitter. Default 250 ms. */
-  retryDelayMs?: number;
+  retryDelayMs: Limit;
   /** A Retry-After longer than this is not waited for; the call fails saying when to try again. Default 5000 ms. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs: Limit;
   /** Bytes an upstream response may have. Default 4194304 (4 MiB). */
-  maxResponseBytes?: number;
+  maxResponseBytes: Limit;
   /** Connections kept open to each upstream host; requests beyond queue on them. Default 6. */
-  maxConnections?: number;
+  maxConnections: Limit;
   /** Seconds geocoding answers stay fresh. Default 86400. */
-  geocodingTtlSeconds?: number;
+  geocodingTtlSeconds: Limit;
   /** Seconds current conditions stay fresh. Default 300. */
-  currentTtlSeconds?: number;
+  currentTtlSeconds: Limit;
   /** Seconds forecasts stay fresh. Default 900. */
-  forecastTtlSeconds?: number;
+  forecastTtlSeconds: Limit;
   /** Seconds air-quality answers stay fresh. Default 1800. */
-  airQualityTtlSeconds?: number;
+  airQualityTtlSeconds: Limit;
   /** Seconds alerts stay fresh. Default 60. */
-  alertsTtlSeconds?: number;
+  alertsTtlSeconds: Limit;
   /** Seconds past freshness an answer is still served, marked stale, when the upstream fails. Default 21600 (6 h). */
-  maxStaleSeconds?: number;
+  maxStaleSeconds: Limit;
   /** Bytes of upstream answers the cache keeps. Default 67108864 (64 MiB). */
-  cacheMaxBytes?: number;
-}
+  cacheMaxBytes: Limit;
+};
+
+// URLs, the contact and the limits are checked when the server is created, with messages that name the option.
+const url = (): Url => z.string().optional();
+const limit = (): Limit => z.number().optional();
+
+/**
+ * The options of `createWeatherServer`, strict: an unknown or misspelt key is
+ * refused with its path and the closest valid name.
+ *
+ * @example
+ * const options = weatherServerOptions.parse({ contact: 'ops@example.com', units: 'imperial' });
+ */
+export const weatherServerOptions: z.ZodObject<WeatherServerOptionsShape, z.core.$strict> = z.strictObject({
+  forecastUrl: url(),
+  geocodingUrl: url(),
+  airQualityUrl: url(),
+  nwsUrl: url(),
+  contact: z.string().optional(),
+  openMeteoApiKey: z.string().optional(),
+  units: z.enum(['metric', 'imperial']).optional(),
+  connectTimeoutMs: limit(),
+  headersTimeoutMs: limit(),
+  bodyTimeoutMs: limit(),
+  requestTimeoutMs: limit(),
+  maxAttempts: limit(),
+  retryDelayMs: limit(),
+  maxRetryDelayMs: limit(),
+  maxResponseBytes: limit(),
+  maxConnections: limit(),
+  geocodingTtlSeconds: limit(),
+  currentTtlSeconds: limit(),
+  forecastTtlSeconds: limit(),
+  airQualityTtlSeconds: limit(),
+  alertsTtlSeconds: limit(),
+  maxStaleSeconds: limit(),
+  cacheMaxBytes: limit(),
+});
+
+/** How a weather server is set up: where the upstreams are, who to name as contact, and its limits. */
+export type WeatherServerOptions = z.input<typeof weatherServerOptions>;
 
 /** The limits with every default filled in. */
 export interface ResolvedWeatherLimits {

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
+import { createSqlServer } from './create-sql-server.ts';
+import { sqlServerOptions } from './sql-server-options.ts';
+
+let sample: SampleDatabase;
+
+beforeAll(() => {
+  sample = createSampleDatabase();
+});
+
+afterAll(() => {
+  sample.remove();
+});
+
+describe('sql server options', () => {
+  it.each([
+    ['one path', { databases: 'shop.db' }],
+    ['named paths', { databases: { shop: 'shop.db', archive: 'archive.db' } }],
+    [
+      'every limit',
+      {
+        databases: 'shop.db',
+        maxRows: 10,
+        maxResultBytes: 2000,
+        maxBlobBytes: 16,
+        timeoutMs: 1000,
+        maxConcurrentQueries: 1,
+        maxSqlLength: 500,
+      },
+    ],
+  ])('accepts %s', (_, options) => {
+    expect(sqlServerOptions.parse(options)).toEqual(options);
+  });
+
+  it('starts a server from every option', async () => {
+    const server = createSqlServer({
+      databases: { shop: sample.path },
+      maxRows: 10,
+      maxResultBytes: 2000,
+      maxBlobBytes: 16,
+      timeoutMs: 1000,
+      maxConcurrentQueries: 1,
+      maxSqlLength: 500,
+    });
+    await server.close();
+  });
+
+  it.each([
+    ['a misspelt limit', { maxRowz: 5 }, /unknown option "maxRowz" at maxRowz; did you mean "maxRows"\?/],
+    ['a misspelt key', { timeoutMS: 5 }, /unknown option "timeoutMS" at timeoutMS; did you mean "timeoutMs"\?/],
+    [
+      'a key of another server',
+      { allowedDirectories: ['/'] },
+      /unknown option "allowedDirectories" at allowedDirectories$/,
+    ],
+    [
+      'a limit of the wrong type',
+      { maxRows: '5' },
+      /options: maxRows: Invalid input: expected number, received string/,
+    ],
+    ['databases of the wrong type', { databases: ['shop.db'] }, /options: databases: Invalid input/],
+    ['a path of the wrong type', { databases: { shop: 5 } }, /options: databases: Invalid input/],
+    ['a limit below 1', { maxRows: 0 }, /maxRows must be a whole number of at least 1; got 0/],
+  ])('refuses %s with where it is', (_, options, message) => {
+    const create = () => createSqlServer({ databases: sample.path, ...options } as never);
+    expect(create).toThrow(message);
+    expect(create).toThrow(expect.objectContaining({ code: 'config_invalid' }));
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createWeatherServer } from './create-weather-server.ts';
+import { weatherServerOptions } from './weather-server-options.ts';
+
+describe('weather server options', () => {
+  it.each([
+    ['no options', {}],
+    ['the contact and units', { contact: 'ops@example.com', units: 'imperial' }],
+    [
+      'upstreams and limits',
+      {
+        forecastUrl: 'http://127.0.0.1:8080',
+        nwsUrl: 'http://127.0.0.1:8081',
+        openMeteoApiKey: 'key',
+        maxAttempts: 1,
+        requestTimeoutMs: 1000,
+        forecastTtlSeconds: 60,
+        cacheMaxBytes: 1024,
+      },
+    ],
+  ])('accepts %s', async (_, options) => {
+    expect(weatherServerOptions.parse(options)).toEqual(options);
+    await createWeatherServer(options as never).close();
+  });
+
+  it.each([
+    ['a misspelt limit', { maxAttempt: 2 }, /unknown option "maxAttempt" at maxAttempt; did you mean "maxAttempts"\?/],
+    [
+      'a misspelt URL',
+      { forcastUrl: 'http://127.0.0.1' },
+      /unknown option "forcastUrl" at forcastUrl; did you mean "forecastUrl"\?/,
+    ],
+    ['a key of another server', { databases: 'shop.db' }, /unknown option "databases" at databases$/],
+    [
+      'a limit of the wrong type',
+      { maxAttempts: '2' },
+      /options: maxAttempts: Invalid input: expected number, received string/,
+    ],
+    [
+      'units outside the choice',
+      { units: 'kelvin' },
+      /options: units: Invalid option: expected one of "metric"\|"imperial"/,
+    ],
+    ['a limit below 1', { maxAttempts: 0 }, /maxAttempts must be a whole number of at least 1; got 0/],
+    ['a URL that is not http(s)', { nwsUrl: 'ftp://127.0.0.1' }, /nwsUrl must be an http\(s\) URL/],
+  ])('refuses %s with where it is', (_, options, message) => {
+    const create = () => createWeatherServer(options as never);
+    expect(create).toThrow(message);
+    expect(create).toThrow(expect.objectContaining({ code: 'config_invalid' }));
+  });
+});
