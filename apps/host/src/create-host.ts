@@ -7,6 +7,7 @@ import { createProxyTool } from './compose/proxy-tool.ts';
 import { composedToolName, matchesPattern } from './compose/tool-names.ts';
 import type { HostConfig } from './config/host-config.ts';
 import { stateDirectory } from './state-directory.ts';
+import { checkPackageOptions } from './upstream/mount-package.ts';
 import { Upstream, type UpstreamState } from './upstream/upstream.ts';
 
 const hostVersion = '0.1.0';
@@ -130,6 +131,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     upstreams,
     auditPath,
     async start() {
+      await checkPackageOptions(config);
       await Promise.all(upstreams.map((upstream) => upstream.start()));
     },
     tools() {
