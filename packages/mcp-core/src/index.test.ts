@@ -47,6 +47,7 @@ it('pins the public API: adding to it is a decision', () => {
   ]);
   expect(Object.keys(testing).sort()).toEqual([
     'binTestCases',
+    'checkBin',
     'connectBareClient',
     'connectInMemory',
     'connectTestClient',

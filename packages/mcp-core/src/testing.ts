@@ -8,6 +8,7 @@
  * @module
  */
 export { type BareClient, connectBareClient } from './testing/bare-client.ts';
+export { type BinUnderTest, checkBin } from './testing/check-bin.ts';
 export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
 export {
   binTestCases,
