@@ -44,6 +44,7 @@ it('pins the public API: adding to it is a decision', () => {
     'textContent',
     'toolError',
     'toolResult',
+    'withoutHttpValues',
   ]);
   expect(Object.keys(testing).sort()).toEqual([
     'binTestCases',

@@ -7,7 +7,7 @@
  */
 export { type CliOptionSpec, type CliSpec, type CliValues, defineCli } from './cli/cli-spec.ts';
 export { formatCliHelp } from './cli/format-cli-help.ts';
-export { httpCliOptions } from './cli/http-cli-options.ts';
+export { httpCliOptions, withoutHttpValues } from './cli/http-cli-options.ts';
 export { type LimitOptionSpec, limitOption } from './cli/limit-option.ts';
 export { type CliCommand, parseCliOptions } from './cli/parse-cli-options.ts';
 export { redirectConsoleToStderr } from './cli/redirect-console.ts';

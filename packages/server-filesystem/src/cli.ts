@@ -3,7 +3,15 @@
  * reference server takes them, plus flags and environment → stdio, or
  * Streamable HTTP with --http.
  */
-import { defineCli, httpCliOptions, LocalError, limitOption, runCli, serve } from '@toolshed/mcp-core';
+import {
+  defineCli,
+  httpCliOptions,
+  LocalError,
+  limitOption,
+  runCli,
+  serve,
+  withoutHttpValues,
+} from '@toolshed/mcp-core';
 import { createFilesystemServer } from './create-filesystem-server.ts';
 import { defaultFilesystemLimits } from './filesystem-server-options.ts';
 
@@ -73,9 +81,7 @@ const cli = defineCli({
 });
 
 await runCli(cli, process.argv.slice(2), process.env, (options, operands) => {
-  // The server's options are strict, so the flags that are serve's (--http and the like) are left out of them.
-  const { dir, readOnly, maxReadBytes, maxMediaBytes, maxFileBytes, maxEntries, maxDepth, maxMatches, regexTimeoutMs } =
-    options;
+  const { dir, ...own } = withoutHttpValues(options);
   const directories = [...operands, ...(dir ?? [])];
   if (directories.length === 0) {
     throw new LocalError(
@@ -83,16 +89,5 @@ await runCli(cli, process.argv.slice(2), process.env, (options, operands) => {
       'pass at least one directory to allow, as in toolshed-filesystem ~/projects',
     );
   }
-  const server = createFilesystemServer({
-    directories,
-    readOnly,
-    maxReadBytes,
-    maxMediaBytes,
-    maxFileBytes,
-    maxEntries,
-    maxDepth,
-    maxMatches,
-    regexTimeoutMs,
-  });
-  return serve(server, options);
+  return serve(createFilesystemServer({ ...own, directories }), options);
 });

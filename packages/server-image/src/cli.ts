@@ -2,7 +2,7 @@
  * The `toolshed-image` bin: directories as arguments, flags and environment →
  * createImageServer → stdio, or Streamable HTTP with --http.
  */
-import { defineCli, httpCliOptions, limitOption, runCli, serve } from '@toolshed/mcp-core';
+import { defineCli, httpCliOptions, limitOption, runCli, serve, withoutHttpValues } from '@toolshed/mcp-core';
 import { createImageServer } from './create-image-server.ts';
 import { defaultImageLimits } from './image-server-options.ts';
 
@@ -88,27 +88,14 @@ const cli = defineCli({
 });
 
 await runCli(cli, process.argv.slice(2), process.env, (values, operands) => {
-  const { dir, outputDir, allowUrls, trustedHost, dnsServer } = values;
+  const { dir, outputDir, allowUrls, trustedHost, dnsServer, ...limits } = withoutHttpValues(values);
   const server = createImageServer({
     directories: [...operands, ...(dir ?? [])],
     outputDirectory: outputDir,
     allowUrls,
     trustedHosts: trustedHost,
     dnsServers: dnsServer,
-    // The server's options are strict, so the flags that are serve's (--http and the like) are left out of them.
-    limits: {
-      maxInputBytes: values.maxInputBytes,
-      maxInputPixels: values.maxInputPixels,
-      maxFrames: values.maxFrames,
-      maxOutputEdge: values.maxOutputEdge,
-      previewMaxEdge: values.previewMaxEdge,
-      previewMaxBytes: values.previewMaxBytes,
-      timeoutMs: values.timeoutMs,
-      maxConcurrent: values.maxConcurrent,
-      maxQueued: values.maxQueued,
-      urlTimeoutMs: values.urlTimeoutMs,
-      maxRedirects: values.maxRedirects,
-    },
+    limits,
   });
   return serve(server, values);
 });

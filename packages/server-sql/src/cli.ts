@@ -2,7 +2,7 @@
  * The `toolshed-sql` bin: flags and environment → createSqlServer → stdio,
  * or Streamable HTTP with --http.
  */
-import { defineCli, httpCliOptions, limitOption, runCli, serve } from '@toolshed/mcp-core';
+import { defineCli, httpCliOptions, limitOption, runCli, serve, withoutHttpValues } from '@toolshed/mcp-core';
 import { createSqlServer } from './create-sql-server.ts';
 import { parseDatabaseSpecs } from './database-files.ts';
 import { defaultSqlLimits } from './sql-server-options.ts';
@@ -55,8 +55,6 @@ const cli = defineCli({
 });
 
 await runCli(cli, process.argv.slice(2), process.env, (options) => {
-  // The HTTP flags are for `serve`; the server's strict options would refuse them.
-  const { db, maxRows, maxResultBytes, maxBlobBytes, timeoutMs, maxConcurrentQueries, maxSqlLength } = options;
-  const limits = { maxRows, maxResultBytes, maxBlobBytes, timeoutMs, maxConcurrentQueries, maxSqlLength };
+  const { db, ...limits } = withoutHttpValues(options);
   return serve(createSqlServer({ ...limits, databases: parseDatabaseSpecs(db) }), options);
 });

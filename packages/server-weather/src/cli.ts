@@ -2,14 +2,17 @@
  * The `toolshed-weather` bin: flags and environment → createWeatherServer →
  * stdio, or Streamable HTTP with --http.
  */
-import { defineCli, httpCliOptions, LocalError, limitOption, runCli, serve } from '@toolshed/mcp-core';
-import { createWeatherServer } from './create-weather-server.ts';
 import {
-  defaultUpstreamUrls,
-  defaultWeatherLimits,
-  type WeatherServerOptions,
-  weatherServerOptions,
-} from './weather-server-options.ts';
+  defineCli,
+  httpCliOptions,
+  LocalError,
+  limitOption,
+  runCli,
+  serve,
+  withoutHttpValues,
+} from '@toolshed/mcp-core';
+import { createWeatherServer } from './create-weather-server.ts';
+import { defaultUpstreamUrls, defaultWeatherLimits } from './weather-server-options.ts';
 
 const limits = defaultWeatherLimits;
 
@@ -149,12 +152,9 @@ const cli = defineCli({
 });
 
 await runCli(cli, process.argv.slice(2), process.env, (options) => {
-  if (options.units !== 'metric' && options.units !== 'imperial') {
-    throw new LocalError('config_invalid', `--units must be metric or imperial; got ${options.units}`);
+  const { units, ...own } = withoutHttpValues(options);
+  if (units !== 'metric' && units !== 'imperial') {
+    throw new LocalError('config_invalid', `--units must be metric or imperial; got ${units}`);
   }
-  // The HTTP flags are for `serve`; the server's strict options would refuse them.
-  const serverOptions = Object.fromEntries(
-    Object.entries(options).filter(([key]) => Object.hasOwn(weatherServerOptions.shape, key)),
-  ) as WeatherServerOptions;
-  return serve(createWeatherServer({ ...serverOptions, openMeteoApiKey: process.env.OPEN_METEO_API_KEY }), options);
+  return serve(createWeatherServer({ ...own, units, openMeteoApiKey: process.env.OPEN_METEO_API_KEY }), options);
 });

@@ -1,6 +1,5 @@
-import type { Implementation } from '@toolshed/mcp-core';
+import { type Implementation, MetaKey, modernProtocolVersions } from '@toolshed/mcp-core';
 import { HttpStatusError } from './http-status-error.ts';
-import { modernMetaKey, supportedModernVersions } from './modern-envelope.ts';
 import { UpstreamClosedError, UpstreamRpcError } from './upstream-errors.ts';
 
 /** What became of the `server/discover` sent first on a new connection. */
@@ -65,7 +64,7 @@ function discoverAnswer(result: unknown): DiscoverAnswer | undefined {
     supportedVersions,
     capabilities: candidate.capabilities as Record<string, unknown>,
     instructions: typeof candidate.instructions === 'string' ? candidate.instructions : undefined,
-    serverInfo: meta?.[modernMetaKey.serverInfo] as Implementation | undefined,
+    serverInfo: meta?.[MetaKey.serverInfo] as Implementation | undefined,
   };
 }
 
@@ -88,7 +87,7 @@ export function classifyProbe(outcome: ProbeOutcome): ProbeVerdict {
       const discover = discoverAnswer(outcome.result);
       if (discover === undefined)
         return { kind: 'legacy', reason: 'its answer to server/discover is no DiscoverResult' };
-      const version = supportedModernVersions.find((candidate) => discover.supportedVersions.includes(candidate));
+      const version = modernProtocolVersions.find((candidate) => discover.supportedVersions.includes(candidate));
       if (version !== undefined) return { kind: 'modern', version, discover };
       // A dual-era server with no modern revision in common may still take the handshake.
       return {
@@ -100,12 +99,12 @@ export function classifyProbe(outcome: ProbeOutcome): ProbeVerdict {
       if (outcome.code === unsupportedProtocolVersion) {
         const supported = stringList((outcome.data as { supported?: unknown } | undefined)?.supported);
         if (supported === undefined) return { kind: 'legacy', reason: 'it answered -32022 without a list of versions' };
-        const version = supportedModernVersions.find((candidate) => supported.includes(candidate));
+        const version = modernProtocolVersions.find((candidate) => supported.includes(candidate));
         if (version !== undefined) return { kind: 'retry', version };
         if (supported.some(isModern)) {
           return {
             kind: 'error',
-            message: `it speaks only ${supported.join(', ')}; the host speaks ${supportedModernVersions.join(', ')} and the 2025 revisions`,
+            message: `it speaks only ${supported.join(', ')}; the host speaks ${modernProtocolVersions.join(', ')} and the 2025 revisions`,
           };
         }
         return { kind: 'legacy', reason: `it supports only ${supported.join(', ')}` };

@@ -1,6 +1,5 @@
-import type { JsonRpcId, JsonRpcPayload, MessageExtra, Transport } from '@toolshed/mcp-core';
+import { type JsonRpcId, type JsonRpcPayload, type MessageExtra, MetaKey, type Transport } from '@toolshed/mcp-core';
 import { HttpStatusError } from './http-status-error.ts';
-import { modernMetaKey } from './modern-envelope.ts';
 
 /** Parses a text/event-stream body and hands each event's data, as JSON, to `deliver`. */
 async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: unknown) => void): Promise<void> {
@@ -49,7 +48,7 @@ function headerValue(text: string): string {
  */
 function modernHeaders(message: JsonRpcPayload): Record<string, string> | undefined {
   const { method, params } = message as { method?: string; params?: Record<string, unknown> };
-  const version = (params?._meta as Record<string, unknown> | undefined)?.[modernMetaKey.protocolVersion];
+  const version = (params?._meta as Record<string, unknown> | undefined)?.[MetaKey.protocolVersion];
   if (method === undefined || typeof version !== 'string') return undefined;
   const nameParam = namedMethods[method];
   const name = nameParam === undefined ? undefined : params?.[nameParam];

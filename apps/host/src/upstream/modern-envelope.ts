@@ -1,10 +1,4 @@
-import { type Implementation, MetaKey, modernProtocolVersions } from '@toolshed/mcp-core';
-
-/** The stateless revisions the host speaks to an upstream, most preferred first. */
-export const supportedModernVersions: readonly string[] = modernProtocolVersions;
-
-/** The `_meta` keys the modern era reserves for its per-request and per-result fields. */
-export const modernMetaKey: typeof MetaKey = MetaKey;
+import { type Implementation, MetaKey } from '@toolshed/mcp-core';
 
 /** What a modern request says about its sender, in place of the legacy handshake. */
 export interface ModernEnvelope {
@@ -20,9 +14,9 @@ export function withModernEnvelope(params: Record<string, unknown>, envelope: Mo
     ...params,
     _meta: {
       ...(params._meta as Record<string, unknown> | undefined),
-      [modernMetaKey.protocolVersion]: envelope.protocolVersion,
-      [modernMetaKey.clientInfo]: envelope.clientInfo,
-      [modernMetaKey.clientCapabilities]: envelope.clientCapabilities,
+      [MetaKey.protocolVersion]: envelope.protocolVersion,
+      [MetaKey.clientInfo]: envelope.clientInfo,
+      [MetaKey.clientCapabilities]: envelope.clientCapabilities,
     },
   };
 }

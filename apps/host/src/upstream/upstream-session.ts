@@ -4,11 +4,13 @@ import {
   type JsonRpcPayload,
   latestLegacyProtocolVersion,
   type MessageExtra,
+  MetaKey,
+  modernProtocolVersions,
   type Transport,
 } from '@toolshed/mcp-core';
 import { classifyProbe, type ProbeOutcome, probeOutcomeOf } from './era-probe.ts';
 import { runInputRounds } from './input-required-rounds.ts';
-import { modernMetaKey, supportedModernVersions, withModernEnvelope } from './modern-envelope.ts';
+import { withModernEnvelope } from './modern-envelope.ts';
 import { UpstreamClosedError, UpstreamConnectError, UpstreamRpcError } from './upstream-errors.ts';
 
 /** Progress an upstream reported for one request. */
@@ -133,7 +135,7 @@ export class UpstreamSession {
     await this.#transport.start();
     if (options.legacy === true) return this.#initialize('it closed the connection on an earlier server/discover');
     const tried = new Set<string>();
-    let version = supportedModernVersions[0] ?? '2026-07-28';
+    let version = modernProtocolVersions[0] ?? '2026-07-28';
     for (;;) {
       tried.add(version);
       const verdict = classifyProbe(await this.#probe(version, options.probeTimeLimitMs));
@@ -331,7 +333,7 @@ export class UpstreamSession {
       return;
     }
     // A subscription's notifications name it on stdio; on HTTP they come on its stream.
-    const subscription = (params._meta as Record<string, unknown> | undefined)?.[modernMetaKey.subscriptionId];
+    const subscription = (params._meta as Record<string, unknown> | undefined)?.[MetaKey.subscriptionId];
     const relatedId = extra?.relatedRequestId ?? (subscription as JsonRpcId | undefined);
     const related = relatedId === undefined ? undefined : this.#pending.get(relatedId);
     if (related?.options.onNotification !== undefined) {

@@ -109,10 +109,10 @@ export class InputRound {
   /** The client's answer to this question, or a promise that never settles while the attempt ends to ask it. */
   ask(method: InputRequest['method'], params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
     const question = digestOf({ method, params });
-    let name = key ?? `${keyPrefix[method]}-${question.slice(0, 10)}`;
+    const base = key ?? `${keyPrefix[method]}-${question.slice(0, 10)}`;
+    let name = base;
     // The same question asked twice in one run is two questions.
-    for (let copy = 2; this.#keys.has(name); copy += 1)
-      name = `${key ?? `${keyPrefix[method]}-${question.slice(0, 10)}`}-${copy}`;
+    for (let copy = 2; this.#keys.has(name); copy += 1) name = `${base}-${copy}`;
     this.#keys.add(name);
     const remembered = this.#remembered[name];
     if (remembered !== undefined && remembered.question === question) {

@@ -77,8 +77,8 @@ export async function checkBin(target: BinUnderTest): Promise<string[]> {
   if (/^\s+at /m.test(unknown.stderr)) problems.push('an unknown flag printed a stack trace');
   const talk = await converse(target);
   if (talk.code !== 0) problems.push(`over stdio the bin exited ${talk.code} when stdin closed, not 0`);
-  const answers = talk.stdout.split('\n').filter((line) => line.trim() !== '');
-  for (const line of answers) {
+  const byId = new Map<unknown, { result?: Record<string, unknown> }>();
+  for (const line of talk.stdout.split('\n').filter((text) => text.trim() !== '')) {
     let message: { jsonrpc?: unknown; id?: unknown; result?: Record<string, unknown> } | undefined;
     try {
       message = JSON.parse(line);
@@ -87,17 +87,8 @@ export async function checkBin(target: BinUnderTest): Promise<string[]> {
       continue;
     }
     if (message?.jsonrpc !== '2.0') problems.push(`stdout carried a non-JSON-RPC message: ${line.slice(0, 80)}`);
+    else byId.set(message.id, message);
   }
-  const byId = new Map(
-    answers.flatMap((line) => {
-      try {
-        const message = JSON.parse(line) as { id?: unknown; result?: Record<string, unknown> };
-        return [[message.id, message] as const];
-      } catch {
-        return [];
-      }
-    }),
-  );
   if (byId.get(1)?.result?.resultType !== 'complete') problems.push('server/discover was not answered with a result');
   if (byId.get(2)?.result?.protocolVersion !== '2025-11-25')
     problems.push('initialize was not answered with 2025-11-25');

@@ -180,17 +180,18 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
     for (const step of cleanup.reverse()) await step().catch(() => {});
     throw error;
   }
+  const negotiatedVersion = () => sdk.getNegotiatedProtocolVersion?.() ?? recording.protocolVersion;
   return {
     kind: options.client,
     transport: options.transport,
     get protocolVersion() {
-      return sdk.getNegotiatedProtocolVersion?.() ?? recording.protocolVersion;
+      return negotiatedVersion();
     },
     recording,
     sdk,
     protocolProblems() {
       const problems: string[] = [];
-      const version = sdk.getNegotiatedProtocolVersion?.() ?? recording.protocolVersion;
+      const version = negotiatedVersion();
       const expected = expectedProtocolVersion(options.client);
       if (version !== expected) problems.push(`speaks ${version}, expected ${expected}`);
       const initialized = recording.messages.some(

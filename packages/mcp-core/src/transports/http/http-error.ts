@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcId } from '../../messages/jsonrpc-message.ts';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../../messages/jsonrpc-message.ts';
 
 /** MCP's server-range codes the HTTP layer uses alongside JSON-RPC's own. */
 export const HttpErrorCode = {
@@ -20,12 +20,25 @@ export function writeJsonRpcError(
   message: string,
   headers: Record<string, string> = {},
   id: JsonRpcId | null = null,
+  data?: unknown,
 ): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+  const error: JsonRpcErrorObject = { code, message };
+  if (data !== undefined) error.data = data;
+  writeJsonMessage(res, status, { jsonrpc: '2.0', id, error }, headers);
+}
+
+/** One JSON-RPC message as the whole JSON body of a response. */
+export function writeJsonMessage(
+  res: ServerResponse,
+  status: number,
+  message: JsonRpcMessage,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify(message);
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),

@@ -224,17 +224,15 @@ export class LegacyHttpEndpoint {
   #checkVersionHeader(request: IncomingMessage, response: ServerResponse, id?: JsonRpcId): boolean {
     const version = headerValue(request, 'mcp-protocol-version');
     if (version === undefined || legacyVersions.has(version)) return true;
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: id ?? null,
-      error: {
-        code: JsonRpcErrorCode.UnsupportedProtocolVersion,
-        message: `Unsupported protocol version ${JSON.stringify(version.slice(0, 40))} on a 2025-era session; supported here: ${legacyProtocolVersions.join(', ')}`,
-        data: { supported: supportedProtocolVersions, requested: version },
-      },
-    });
-    response.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    response.end(body);
+    writeJsonRpcError(
+      response,
+      400,
+      JsonRpcErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version ${JSON.stringify(version.slice(0, 40))} on a 2025-era session; supported here: ${legacyProtocolVersions.join(', ')}`,
+      {},
+      id ?? null,
+      { supported: supportedProtocolVersions, requested: version },
+    );
     return false;
   }
 

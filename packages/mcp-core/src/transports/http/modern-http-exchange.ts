@@ -4,10 +4,11 @@ import { headerMismatch, unsupportedProtocolVersion } from '../../errors/common-
 import { ProtocolError } from '../../errors/protocol-error.ts';
 import { classifyMessage } from '../../messages/classify-message.ts';
 import { JsonRpcErrorCode } from '../../messages/jsonrpc-error-code.ts';
-import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../messages/jsonrpc-message.ts';
+import type { JsonRpcRequest, JsonRpcResponse } from '../../messages/jsonrpc-message.ts';
 import { requireMetaFields } from '../../modern/request-meta.ts';
 import { isModernProtocolVersion } from '../../protocol/protocol-version.ts';
 import type { McpServer } from '../../server/create-mcp-server.ts';
+import { writeJsonMessage, writeJsonRpcError } from './http-error.ts';
 import { acceptsOf, decodeMirroredHeader, headerValue } from './http-request-headers.ts';
 import { SseConnection } from './sse-connection.ts';
 
@@ -33,16 +34,6 @@ function statusFor(response: JsonRpcResponse): number {
     default:
       return 200;
   }
-}
-
-function writeJson(response: ServerResponse, status: number, message: JsonRpcMessage, headers: Record<string, string>) {
-  const body = JSON.stringify(message);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    ...headers,
-  });
-  response.end(body);
 }
 
 /**
@@ -95,11 +86,8 @@ export async function serveModernPost(
   streams: ModernStreams,
   ending: AbortSignal,
 ): Promise<void> {
-  const fail = (status: number, id: JsonRpcRequest['id'] | null, code: number, message: string, data?: unknown) => {
-    const error: { code: number; message: string; data?: unknown } = { code, message };
-    if (data !== undefined) error.data = data;
-    writeJson(response, status, { jsonrpc: '2.0', id, error } as JsonRpcMessage, headers);
-  };
+  const fail = (status: number, id: JsonRpcRequest['id'] | null, code: number, message: string, data?: unknown) =>
+    writeJsonRpcError(response, status, code, message, headers, id, data);
   if (Array.isArray(payload)) {
     fail(400, null, JsonRpcErrorCode.InvalidRequest, 'Invalid request: batches are not accepted');
     return;
@@ -176,5 +164,5 @@ export async function serveModernPost(
     sse.end();
     return;
   }
-  writeJson(response, statusFor(answer), answer, headers);
+  writeJsonMessage(response, statusFor(answer), answer, headers);
 }
