@@ -28,8 +28,7 @@ describe('a host composing our five servers in process, a foreign stdio server a
           '@toolshed/server-filesystem': { directories: [directory] },
           // Nothing leaves the machine: the upstreams point at a closed local port.
           '@toolshed/server-weather': {
-            forecastUrl: 'http://127.0.0.1:9/v1/forecast',
-            geocodingUrl: 'http://127.0.0.1:9/v1/search',
+            upstreams: { forecastUrl: 'http://127.0.0.1:9/v1/forecast', geocodingUrl: 'http://127.0.0.1:9/v1/search' },
           },
           '@toolshed/server-email': { outboxDirectory: join(directory, 'outbox'), approval: { skip: ['send_email'] } },
           '@toolshed/server-image': { directories: [directory] },

@@ -25,18 +25,18 @@ describe('options of our packages, checked by their own schemas before anything 
   it.each([
     [
       '@toolshed/server-sql',
-      { databases: 'shop.db', maxRowz: 5 },
-      /server "sql" \(@toolshed\/server-sql\) options: unknown option "maxRowz" at maxRowz; did you mean "maxRows"\?/,
+      { databases: 'shop.db', limits: { maxRowz: 5 } },
+      /server "sql" \(@toolshed\/server-sql\) options: unknown option "maxRowz" at limits\.maxRowz; did you mean "maxRows"\?/,
     ],
     [
       '@toolshed/server-filesystem',
-      { directories: ['.'], maxEntrys: 5 },
-      /unknown option "maxEntrys" at maxEntrys; did you mean "maxEntries"\?/,
+      { directories: ['.'], limits: { maxEntrys: 5 } },
+      /unknown option "maxEntrys" at limits\.maxEntrys; did you mean "maxEntries"\?/,
     ],
     [
       '@toolshed/server-weather',
       { forcastUrl: 'https://example.com' },
-      /unknown option "forcastUrl" at forcastUrl; did you mean "forecastUrl"\?/,
+      /unknown option "forcastUrl" at forcastUrl; did you mean "upstreams\.forecastUrl"\?/,
     ],
     [
       '@toolshed/server-email',
@@ -75,6 +75,8 @@ describe('options of our packages, checked by their own schemas before anything 
     });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/server "sql".*unknown option "timeoutMS" at timeoutMS; did you mean "timeoutMs"\?/);
+    expect(result.stderr).toMatch(
+      /server "sql".*unknown option "timeoutMS" at timeoutMS; did you mean "limits\.timeoutMs"\?/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import * as testing from './testing.ts';
 it('pins the public API: adding to it is a decision', () => {
   expect(Object.keys(api).sort()).toEqual([
     'DirectoryListingCache',
+    'OutboundFetchError',
     'PathGuard',
     'checkOutboundUrl',
     'classifyAddress',

@@ -13,8 +13,11 @@ export {
   createOutboundFetcher,
   type OutboundFetcher,
   type OutboundFetchOptions,
+  type OutboundRequestOptions,
   type OutboundResponse,
+  type OutboundTrust,
 } from './outbound-fetch.ts';
+export { type OutboundFailure, OutboundFetchError } from './outbound-fetch-error.ts';
 export { checkOutboundUrl, type OutboundUrlOptions } from './outbound-url.ts';
 export type { PathAccess, PathGrant } from './path-grant.ts';
 export { type GuardedPath, PathGuard, type PathGuardOptions, type ResolveOptions } from './path-guard.ts';

@@ -43,6 +43,10 @@ describe('createOutboundFetcher', () => {
       response.end();
     },
     '/slow': () => {},
+    '/busy': (_request, response) => {
+      response.writeHead(503, { 'retry-after': '7', 'content-type': 'application/json' });
+      response.end('{"reason":"maintenance"}');
+    },
   };
 
   beforeAll(async () => {
@@ -163,4 +167,52 @@ describe('createOutboundFetcher', () => {
     setTimeout(() => controller.abort(new Error('cancelled by caller')), 100);
     await expect(pending).rejects.toThrow('cancelled by caller');
   });
+
+  describe("for the operator's own URLs", () => {
+    let operator: OutboundFetcher;
+    beforeAll(() => {
+      operator = createOutboundFetcher({ trust: 'operator', maxBytes: 1_000, timeoutMs: 1_500, maxConnections: 2 });
+    });
+    afterAll(() => operator.close());
+    const local = (path: string) => `http://127.0.0.1:${port}${path}`;
+
+    it("fetches a configured URL on this machine, which a model's URL may never reach", async () => {
+      expect((await operator.fetch(local('/image'))).body).toEqual(Buffer.alloc(100, 7));
+      await expect(fetcher.fetch(local('/image'))).rejects.toThrow(/loopback/);
+    });
+
+    it('follows redirects on the same origin only', async () => {
+      expect((await operator.fetch(local('/redirect-once'))).url.pathname).toBe('/image');
+      const elsewhere = operator.fetch(local(`/to?url=${encodeURIComponent(trusted('/image'))}`));
+      await expect(elsewhere).rejects.toThrow(/redirected to another origin, which is not followed/);
+      await expect(elsewhere).rejects.toMatchObject({ failure: 'redirect', status: 302 });
+    });
+
+    it('answers a non-2xx status with its headers and reason when asked, and fails with it otherwise', async () => {
+      const busy = await operator.fetch(local('/busy'), { anyStatus: true, accept: 'application/json' });
+      expect(busy.status).toBe(503);
+      expect(busy.headers['retry-after']).toBe('7');
+      expect(JSON.parse(busy.body.toString())).toEqual({ reason: 'maintenance' });
+      await expect(operator.fetch(local('/busy'))).rejects.toMatchObject({ failure: 'status', status: 503 });
+    });
+
+    it('names the failure, for a caller that retries', async () => {
+      await expect(operator.fetch(local('/streamed-large'))).rejects.toMatchObject({ failure: 'too_large' });
+      const refused = createOutboundFetcher({ trust: 'operator', maxBytes: 10, timeoutMs: 1_000 });
+      await expect(refused.fetch(`http://127.0.0.1:${await closedPortNumber()}/`)).rejects.toMatchObject({
+        failure: 'network',
+        code: 'ECONNREFUSED',
+      });
+      await refused.close();
+    });
+  });
 });
+
+/** A port nothing listens on: bound, then released. */
+async function closedPortNumber(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -1,14 +1,34 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ToolError } from '@toolshed/mcp-core';
 import type { Agent, Dispatcher } from 'undici';
 import { createGuardedLookup } from './guarded-lookup.ts';
+import { OutboundFetchError } from './outbound-fetch-error.ts';
 import { checkOutboundUrl } from './outbound-url.ts';
+
+/**
+ * Who chose the URLs a fetcher is given. `model`: anything a model sent,
+ * checked on every hop. `operator`: the server's own configuration (an API's
+ * base URL), trusted as it is — a mirror on this machine is fine — but a
+ * redirect may not leave its origin.
+ */
+export type OutboundTrust = 'model' | 'operator';
 
 export interface OutboundFetchOptions {
   /** The largest body accepted, counted while it streams; a larger declared or sent body is refused. */
   maxBytes: number;
   /** The whole fetch — connection, every redirect and the body — must finish within this. */
   timeoutMs: number;
+  /** Default `model`. */
+  trust?: OutboundTrust | undefined;
+  /** Milliseconds to open a connection. Default: the smaller of `timeoutMs` and 10 s. */
+  connectTimeoutMs?: number | undefined;
+  /** Milliseconds to wait for the headers. Default `timeoutMs`. */
+  headersTimeoutMs?: number | undefined;
+  /** Milliseconds the body may go quiet. Default `timeoutMs`. */
+  bodyTimeoutMs?: number | undefined;
+  /** Connections kept open per origin; more requests queue on them. Default: no cap. */
+  maxConnections?: number | undefined;
   /** Redirects followed, each one checked like the first URL. Default 3. */
   maxRedirects?: number | undefined;
   /** Default: `['http:', 'https:']`. */
@@ -23,23 +43,39 @@ export interface OutboundFetchOptions {
   userAgent?: string | undefined;
 }
 
+export interface OutboundRequestOptions {
+  signal?: AbortSignal | undefined;
+  /** Sent as `Accept`, instead of the fetcher's. */
+  accept?: string | undefined;
+  /**
+   * Answer a non-2xx status with the response (its body read up to 64 KiB,
+   * for the reason it gives) instead of failing: for callers that decide
+   * themselves what a 429 or a 503 means.
+   */
+  anyStatus?: boolean | undefined;
+}
+
 export interface OutboundResponse {
   /** Where the body came from, after redirects. */
   url: URL;
   status: number;
   contentType: string | undefined;
+  headers: IncomingHttpHeaders;
   body: Buffer;
   redirects: number;
 }
 
 export interface OutboundFetcher {
-  /** GETs a URL a model supplied; every failure is a {@link ToolError} that says what happened. */
-  fetch(url: string | URL, options?: { signal?: AbortSignal }): Promise<OutboundResponse>;
-  /** Closes kept-alive connections. */
+  /** GETs a URL; every failure is an {@link OutboundFetchError} (or a refused URL's ToolError) that says what happened. */
+  fetch(url: string | URL, options?: OutboundRequestOptions): Promise<OutboundResponse>;
+  /** Closes kept-alive connections; requests still running are ended. */
   close(): Promise<void>;
 }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+/** Error bodies are read for their reason only. */
+const maxErrorBodyBytes = 65_536;
+const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -51,33 +87,51 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
-function tooLarge(url: URL, maxBytes: number): ToolError {
-  return new ToolError(`${url.href} is larger than ${maxBytes} bytes, the most this server fetches.`);
+function tooLarge(url: URL, maxBytes: number): OutboundFetchError {
+  return new OutboundFetchError(
+    'too_large',
+    `${url.href} is larger than ${maxBytes} bytes, the most this server fetches.`,
+  );
 }
 
-function networkError(url: URL, error: unknown): ToolError {
+function networkError(url: URL, error: unknown): unknown {
   let cause: unknown = error;
   // undici wraps the socket's error; the innermost one says what happened.
   while (cause instanceof Error && !(cause instanceof ToolError) && cause.cause instanceof Error) cause = cause.cause;
+  // The guarded lookup's refusal (a reserved address) says what happened already.
   if (cause instanceof ToolError) return cause;
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ToolError(`${url.hostname} does not resolve.`);
-  if (code === 'ECONNREFUSED') return new ToolError(`Could not connect to ${url.host}: the connection was refused.`);
+  if (code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return error;
+  const details = code === undefined ? {} : { code };
+  if (code !== undefined && timeoutCodes.has(code)) {
+    return new OutboundFetchError('timeout', `${url.host} did not answer in time.`, details);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new OutboundFetchError('network', `${url.hostname} does not resolve.`, details);
+  }
+  if (code === 'ECONNREFUSED') {
+    return new OutboundFetchError('network', `Could not connect to ${url.host}: the connection was refused.`, details);
+  }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') {
-    return new ToolError(`${url.host} closed the connection before the answer was complete.`);
+    return new OutboundFetchError(
+      'network',
+      `${url.host} closed the connection before the answer was complete.`,
+      details,
+    );
   }
   const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
-  return new ToolError(`Could not fetch ${url.href}: ${reason}.`);
+  return new OutboundFetchError('network', `Could not fetch ${url.href}: ${reason}.`, details);
 }
 
-async function readCapped(body: Readable, url: URL, maxBytes: number): Promise<Buffer> {
+/** The body, or `undefined` once it passes `maxBytes` (the rest is not read). */
+async function readCapped(body: Readable, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > maxBytes) {
       discard(body);
-      throw tooLarge(url, maxBytes);
+      return undefined;
     }
     chunks.push(chunk);
   }
@@ -85,13 +139,16 @@ async function readCapped(body: Readable, url: URL, maxBytes: number): Promise<B
 }
 
 /**
- * A fetcher for URLs that come from a model: only the allowed schemes, no
- * credentials, no reserved address — checked on the first URL and again on
- * every redirect, and on every address a name resolves to (so DNS names
- * pointing at loopback, private networks or cloud metadata are refused
- * before a connection is made). Bodies are capped while they stream and the
- * whole fetch runs under one deadline. undici is loaded on first use: install
- * it next to this package when you use the fetcher.
+ * The one way our servers fetch over HTTP: one keep-alive undici dispatcher,
+ * timeouts for every phase and one deadline for the whole fetch, bodies
+ * capped while they stream, redirects followed and checked. For URLs from a
+ * model (`trust: 'model'`, the default) only the allowed schemes, no
+ * credentials and no reserved address — checked on the first URL, on every
+ * redirect, and on every address a name resolves to, so DNS names pointing
+ * at loopback, private networks or cloud metadata are refused before a
+ * connection is made. For the operator's own URLs (`trust: 'operator'`)
+ * redirects stay on the origin. undici is loaded on first use: install it
+ * next to this package when you use the fetcher.
  *
  * @example
  * const fetcher = createOutboundFetcher({ maxBytes: 20e6, timeoutMs: 15_000 });
@@ -99,33 +156,40 @@ async function readCapped(body: Readable, url: URL, maxBytes: number): Promise<B
  */
 export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFetcher {
   const maxRedirects = options.maxRedirects ?? 3;
+  const fromModel = (options.trust ?? 'model') === 'model';
   const urlOptions = { schemes: options.schemes, trustedHosts: options.trustedHosts };
+  const checkUrl = (url: string | URL): URL => {
+    if (fromModel) return checkOutboundUrl(url, urlOptions);
+    return typeof url === 'string' ? new URL(url) : url;
+  };
   let agent: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
   const dispatcher = () => {
     agent ??= import('undici').then(({ Agent, request }) => ({
       agent: new Agent({
         connect: {
-          lookup: createGuardedLookup({ dnsServers: options.dnsServers, trustedHosts: options.trustedHosts }),
-          timeout: Math.min(options.timeoutMs, 10_000),
+          ...(fromModel
+            ? { lookup: createGuardedLookup({ dnsServers: options.dnsServers, trustedHosts: options.trustedHosts }) }
+            : {}),
+          timeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 10_000),
         },
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
+        headersTimeout: options.headersTimeoutMs ?? options.timeoutMs,
+        bodyTimeout: options.bodyTimeoutMs ?? options.timeoutMs,
+        ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 120_000,
       }),
       request,
     }));
     return agent;
   };
 
-  async function send(url: URL, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  async function send(url: URL, accept: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
     const { agent: current, request } = await dispatcher();
     try {
       return await request(url.href, {
         dispatcher: current,
         method: 'GET',
-        headers: {
-          accept: options.accept ?? '*/*',
-          ...(options.userAgent === undefined ? {} : { 'user-agent': options.userAgent }),
-        },
+        headers: { accept, ...(options.userAgent === undefined ? {} : { 'user-agent': options.userAgent }) },
         signal,
       });
     } catch (error) {
@@ -134,48 +198,75 @@ export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFe
     }
   }
 
-  async function follow(first: URL, signal: AbortSignal): Promise<OutboundResponse> {
+  function redirectTarget(first: URL, url: URL, status: number, location: string | undefined, hops: number): URL {
+    if (location === undefined) {
+      throw new OutboundFetchError('redirect', `${url.href} answered ${status} without a Location.`, { status });
+    }
+    if (hops >= maxRedirects) {
+      throw new OutboundFetchError(
+        'redirect',
+        `${first.href} redirected more than ${maxRedirects} times; give the final URL.`,
+        {
+          status,
+        },
+      );
+    }
+    const next = URL.parse(location, url.href);
+    if (next === null) {
+      throw new OutboundFetchError('redirect', `${url.href} redirected to "${location.slice(0, 200)}", not a URL.`, {
+        status,
+      });
+    }
+    if (fromModel) return checkOutboundUrl(next, urlOptions);
+    // A configured upstream that sends us elsewhere is not one the operator chose to trust.
+    if (next.origin !== first.origin) {
+      throw new OutboundFetchError('redirect', `${first.origin} redirected to another origin, which is not followed.`, {
+        status,
+      });
+    }
+    return next;
+  }
+
+  async function follow(first: URL, request: OutboundRequestOptions, signal: AbortSignal): Promise<OutboundResponse> {
+    const accept = request.accept ?? options.accept ?? '*/*';
     let url = first;
     for (let redirects = 0; ; redirects++) {
-      const response = await send(url, signal);
-      const { statusCode } = response;
-      if (redirectStatuses.has(statusCode)) {
+      const response = await send(url, accept, signal);
+      const { statusCode: status, headers } = response;
+      if (redirectStatuses.has(status)) {
         discard(response.body);
-        const location = header(response.headers.location);
-        if (location === undefined) throw new ToolError(`${url.href} answered ${statusCode} without a Location.`);
-        if (redirects >= maxRedirects) {
-          throw new ToolError(`${first.href} redirected more than ${maxRedirects} times; give the final URL.`);
-        }
-        const next = URL.parse(location, url.href);
-        if (next === null) throw new ToolError(`${url.href} redirected to "${location.slice(0, 200)}", not a URL.`);
-        url = checkOutboundUrl(next, urlOptions);
+        url = redirectTarget(first, url, status, header(headers.location), redirects);
         continue;
       }
-      if (statusCode < 200 || statusCode >= 300) {
+      const ok = status >= 200 && status < 300;
+      if (!ok && request.anyStatus !== true) {
         discard(response.body);
-        throw new ToolError(`${url.href} answered HTTP ${statusCode}.`);
+        throw new OutboundFetchError('status', `${url.href} answered HTTP ${status}.`, { status });
       }
-      const declared = Number(header(response.headers['content-length']));
-      if (declared > options.maxBytes) {
+      const cap = ok ? options.maxBytes : maxErrorBodyBytes;
+      if (ok && Number(header(headers['content-length'])) > cap) {
         discard(response.body);
-        throw tooLarge(url, options.maxBytes);
+        throw tooLarge(url, cap);
       }
-      let body: Buffer;
+      let body: Buffer | undefined;
       try {
-        body = await readCapped(response.body, url, options.maxBytes);
+        body = await readCapped(response.body, cap);
       } catch (error) {
-        if (error instanceof ToolError || signal.aborted) throw error;
+        if (signal.aborted) throw error;
         throw networkError(url, error);
       }
-      return { url, status: statusCode, contentType: header(response.headers['content-type']), body, redirects };
+      if (body === undefined && ok) throw tooLarge(url, cap);
+      const contentType = header(headers['content-type']);
+      return { url, status, contentType, headers, body: body ?? Buffer.alloc(0), redirects };
     }
   }
 
   return {
-    async fetch(input, { signal } = {}) {
-      const url = checkOutboundUrl(input, urlOptions);
+    async fetch(input, request = {}) {
+      const url = checkUrl(input);
+      const { signal } = request;
       signal?.throwIfAborted();
-      // One controller for the caller's signal and the deadline.
+      // One controller for the caller's signal and the deadline: cheaper than AbortSignal.any on every request.
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -185,10 +276,12 @@ export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFe
       const cancel = () => controller.abort(signal?.reason);
       signal?.addEventListener('abort', cancel, { once: true });
       try {
-        return await follow(url, controller.signal);
+        return await follow(url, request, controller.signal);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        if (timedOut) throw new ToolError(`Fetching ${url.href} took longer than ${options.timeoutMs} ms.`);
+        if (timedOut) {
+          throw new OutboundFetchError('timeout', `Fetching ${url.href} took longer than ${options.timeoutMs} ms.`);
+        }
         throw error;
       } finally {
         clearTimeout(timer);

@@ -7,14 +7,15 @@
  */
 export { type CliOptionSpec, type CliSpec, type CliValues, defineCli } from './cli/cli-spec.ts';
 export { formatCliHelp } from './cli/format-cli-help.ts';
-export { httpCliOptions, withoutHttpValues } from './cli/http-cli-options.ts';
-export { type LimitOptionSpec, limitOption } from './cli/limit-option.ts';
+export { withOptionsTable } from './cli/format-options-table.ts';
+export { httpCliOptions } from './cli/http-cli-options.ts';
 export { type CliCommand, parseCliOptions } from './cli/parse-cli-options.ts';
 export { redirectConsoleToStderr } from './cli/redirect-console.ts';
-export { resolveLimits } from './cli/resolve-limits.ts';
 export { runCli } from './cli/run-cli.ts';
+export { runServerCli } from './cli/run-server-cli.ts';
 export { type HttpCliValues, httpOptionsFromCli, serve } from './cli/serve.ts';
 export { type ServeStdioOptions, serveStdio } from './cli/serve-stdio.ts';
+export { defineServerCli, type OptionReader, type ServerCli, type ServerCliDefinition } from './cli/server-cli.ts';
 export type { Completer, CompletionContext } from './completion/completer.ts';
 export type { ElicitationUnavailablePolicy } from './engine/server-core.ts';
 export type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from './engine/tool-context.ts';
@@ -36,6 +37,8 @@ export type {
 } from './messages/jsonrpc-message.ts';
 export type { ModernExchange } from './modern/answer-modern-request.ts';
 export { closestName } from './options/closest-name.ts';
+export { limitOption } from './options/limit-option.ts';
+export type { OptionMeta } from './options/option-meta.ts';
 export { parseOptions } from './options/parse-options.ts';
 export {
   definePrompt,

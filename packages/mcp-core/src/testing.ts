@@ -28,5 +28,6 @@ export {
   type RecordedMessage,
   recordMessages,
 } from './testing/message-recorder.ts';
+export { optionsTableProblems } from './testing/options-table-problems.ts';
 export { type SpawnedHttpServer, spawnHttpServer } from './testing/spawn-http-server.ts';
 export { createSpecValidator, type SpecValidator, specSchemaVersions } from './testing/spec-schema-validator.ts';

@@ -1,9 +1,8 @@
 import { createRateLimiter, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, parseOptions } from '@toolshed/mcp-core';
 import { type EmailAddress, parseEmailAddress } from './email-address.ts';
 import type { EmailContext } from './email-context.ts';
 import {
-  defaultEmailLimits,
   defaultOutboxDirectory,
   defaultOutboxSender,
   type EmailServerOptions,
@@ -46,8 +45,7 @@ function createDelivery(options: EmailServerOptions, timeoutMs: number): MailDel
 export async function checkEmailDelivery(input: EmailServerOptions): Promise<void> {
   const options = parseOptions(emailServerOptions, input, optionsName);
   senderAddress(options);
-  const limits = resolveLimits(defaultEmailLimits, options.limits ?? {});
-  const delivery = createDelivery(options, limits.smtpTimeoutMs);
+  const delivery = createDelivery(options, options.limits.smtpTimeoutMs);
   try {
     await delivery.verify();
   } finally {
@@ -69,12 +67,11 @@ export async function checkEmailDelivery(input: EmailServerOptions): Promise<voi
  */
 export function createEmailServer(input: EmailServerOptions = {}): McpServer {
   const options = parseOptions(emailServerOptions, input, optionsName);
-  const limits = resolveLimits(defaultEmailLimits, options.limits ?? {});
+  const { limits } = options;
   const sender = senderAddress(options);
-  const logRecipients = options.logRecipients ?? 'hash';
   const context: EmailContext = {
     sender,
-    policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient === true),
+    policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient),
     limits,
     attachments:
       options.attachmentsDirectory === undefined
@@ -86,8 +83,8 @@ export function createEmailServer(input: EmailServerOptions = {}): McpServer {
       { limit: limits.sendsPerHour, windowMs: 3_600_000 },
     ]),
     idempotency: new IdempotencyStore<SendResult>(),
-    confirmationRequired: options.skipConfirmation !== true,
-    logRecipients,
+    confirmationRequired: !options.skipConfirmation,
+    logRecipients: options.logRecipients,
     log: options.log ?? writeSendLogLine,
     dnsServers: options.dnsServers,
   };

@@ -38,13 +38,15 @@ function smtpEnvironment(password = 'correct horse battery staple'): Record<stri
 
 describe('toolshed-email bin', () => {
   it.each([
-    [['--smtp-security', 'ssl'], {}, /--smtp-security must be starttls, tls or none; got ssl/],
+    [['--smtp-security', 'ssl'], {}, /--smtp-security: Invalid option: expected one of "starttls"\|"tls"\|"none"/],
     [['--from', 'not an address'], {}, /The sender "not an address" has spaces/],
     [['--allow-recipients', 'exa mple.com'], {}, /Allowlist entry "exa mple.com"/],
-    [['--log-recipients', 'plain'], {}, /--log-recipients must be hash, domain or full; got plain/],
-    [['--sends-per-minute', '0'], {}, /sendsPerMinute must be a whole number of at least 1/],
+    [['--log-recipients', 'plain'], {}, /--log-recipients: Invalid option: expected one of "hash"\|"domain"\|"full"/],
+    [['--sends-per-minute', '0'], {}, /--sends-per-minute: must be a whole number of at least 1/],
+    [[], { TOOLSHED_EMAIL_MAX_RECIPIENTS: '0' }, /--max-recipients: must be a whole number of at least 1/],
     [['--smtp-host', '127.0.0.1'], {}, /Set the sender with --from/],
-    [['--smtp-user', 'x'], {}, /SMTP settings were given without --smtp-host/],
+    [['--smtp-user', 'x'], {}, /--smtp-host: required with any other SMTP setting/],
+    [['--smtp-host', 'h', '--smtp-ca', '/nonexistent/ca.pem'], {}, /--smtp-ca \/nonexistent\/ca.pem cannot be read/],
     [[], { TOOLSHED_EMAIL_SMTP_URL: 'http://example.com' }, /TOOLSHED_EMAIL_SMTP_URL must look like smtp:\/\//],
     [[], 'wrong-password', /refused the login; check the user and TOOLSHED_EMAIL_SMTP_PASSWORD/],
   ] as [string[], Record<string, string> | 'wrong-password', RegExp][])(

@@ -7,6 +7,15 @@ import { createEmailServer } from './create-email-server.ts';
 import { emailServerOptions } from './email-server-options.ts';
 
 const what = '@toolshed/server-email options';
+const defaultLimits = {
+  maxRecipients: 20,
+  maxMessageBytes: 25_000_000,
+  maxAttachments: 10,
+  maxAttachmentBytes: 10_485_760,
+  sendsPerMinute: 5,
+  sendsPerHour: 30,
+  smtpTimeoutMs: 30_000,
+};
 const directory = mkdtempSync(join(tmpdir(), 'toolshed-email-options-'));
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -27,8 +36,19 @@ describe('emailServerOptions', () => {
       log,
       dnsServers: ['127.0.0.1:53'],
     } as const;
-    expect(parseOptions(emailServerOptions, options, what)).toEqual(options);
-    expect(parseOptions(emailServerOptions, {}, what)).toEqual({});
+    expect(parseOptions(emailServerOptions, options, what)).toEqual({
+      ...options,
+      limits: { ...defaultLimits, maxRecipients: 3, sendsPerHour: 10 },
+    });
+  });
+
+  it('fills in every default', () => {
+    expect(parseOptions(emailServerOptions, {}, what)).toEqual({
+      allowAnyRecipient: false,
+      skipConfirmation: false,
+      logRecipients: 'hash',
+      limits: defaultLimits,
+    });
   });
 
   it('lets createEmailServer start from valid options', async () => {
@@ -60,8 +80,15 @@ describe('emailServerOptions', () => {
     [
       'a limit of the wrong type',
       { limits: { sendsPerMinute: '5' } },
-      /limits\.sendsPerMinute: Invalid input: expected number/,
+      /limits\.sendsPerMinute: must be a whole number of at least 1/,
     ],
+    [
+      'a limit below 1',
+      { limits: { maxAttachments: 0 } },
+      /limits\.maxAttachments: must be a whole number of at least 1/,
+    ],
+    ['SMTP settings without a host', { smtp: { user: 'a' } }, /smtp\.host: required with any other SMTP setting/],
+    ['a port out of range', { smtp: { host: 'h', port: 70_000 } }, /smtp\.port: must be a port number, 1 to 65535/],
     [
       'an SMTP security that does not exist',
       { smtp: { host: 'h', security: 'ssl' } },

@@ -1,34 +1,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { limitOption } from '@toolshed/mcp-core';
 import * as z from 'zod';
 
-/** How much a message, a call and an hour may hold. Every one has a flag. */
-export interface EmailLimits {
-  /** To, Cc and Bcc together. */
-  maxRecipients: number;
-  /** The whole message as sent, encoded attachments included. */
-  maxMessageBytes: number;
-  maxAttachments: number;
-  /** Each attachment, before encoding. */
-  maxAttachmentBytes: number;
-  sendsPerMinute: number;
-  sendsPerHour: number;
-  /** Connecting, the greeting and each SMTP reply. */
-  smtpTimeoutMs: number;
-}
-
-export const defaultEmailLimits: EmailLimits = {
-  maxRecipients: 20,
-  maxMessageBytes: 25_000_000,
-  maxAttachments: 10,
-  maxAttachmentBytes: 10 * 1024 * 1024,
-  sendsPerMinute: 5,
-  sendsPerHour: 30,
-  smtpTimeoutMs: 30_000,
-};
-
 /** How recipients appear in the send log on stderr. */
-export type RecipientLogging = NonNullable<EmailServerOptions['logRecipients']>;
+export type RecipientLogging = z.output<typeof emailServerOptions>['logRecipients'];
 
 /** One line of the send log: every send, refusal and failure. */
 export interface SendLogEntry {
@@ -44,105 +20,155 @@ export interface SendLogEntry {
   reason?: string | undefined;
 }
 
-type SmtpOptionsSchema = z.ZodObject<
-  {
-    host: z.ZodString;
-    /** Default: 465 with `tls`, else 587. */
-    port: z.ZodOptional<z.ZodNumber>;
-    /**
-     * `starttls` (default): upgrade with STARTTLS and refuse to go on without it.
-     * `tls`: TLS from the first byte (port 465). `none`: plain text, for a relay
-     * on this machine only.
-     */
-    security: z.ZodOptional<z.ZodEnum<{ starttls: 'starttls'; tls: 'tls'; none: 'none' }>>;
-    user: z.ZodOptional<z.ZodString>;
-    password: z.ZodOptional<z.ZodString>;
-    /** PEM certificates to trust besides the system's, for a server with a private CA. */
-    ca: z.ZodOptional<z.ZodString>;
-  },
-  z.core.$strict
->;
+type SmtpSecurity = z.ZodEnum<{ starttls: 'starttls'; tls: 'tls'; none: 'none' }>;
 
+// Shapes are spelt out as types because exported schemas need declared types under isolatedDeclarations.
+type SmtpOptionsShape = {
+  host: z.ZodString;
+  port: z.ZodOptional<z.ZodNumber>;
+  security: z.ZodOptional<SmtpSecurity>;
+  user: z.ZodOptional<z.ZodString>;
+  password: z.ZodOptional<z.ZodString>;
+  ca: z.ZodOptional<z.ZodString>;
+};
+
+type SmtpOptionsSchema = z.ZodObject<SmtpOptionsShape, z.core.$strict>;
+
+const port = { error: 'must be a port number, 1 to 65535' };
+
+// No defaults inside: the bin would fill them in and so turn SMTP on for every run.
 const smtpOptions: SmtpOptionsSchema = z.strictObject({
-  host: z.string(),
-  port: z.number().optional(),
-  security: z.enum(['starttls', 'tls', 'none']).optional(),
-  user: z.string().optional(),
-  password: z.string().optional(),
-  ca: z.string().optional(),
+  host: z
+    .string({ error: (issue) => (issue.input === undefined ? 'required with any other SMTP setting' : undefined) })
+    .meta({
+      description: 'Send through this SMTP server; without one, messages are written to the outbox',
+      placeholder: 'HOST',
+    }),
+  port: z
+    .number(port)
+    .int(port)
+    .min(1, port)
+    .max(65_535, port)
+    .optional()
+    .meta({ description: 'The SMTP port; default 587, or 465 with `tls`', placeholder: 'PORT' }),
+  security: z.enum(['starttls', 'tls', 'none']).optional().meta({
+    description:
+      '`starttls` (default) requires the upgrade, never silently plain; `tls` from the first byte (port 465); `none` only for a relay on this machine',
+  }),
+  user: z.string().optional().meta({ description: 'The SMTP login', placeholder: 'USER' }),
+  password: z
+    .string()
+    .optional()
+    .meta({ description: 'The SMTP password', flag: false, env: 'TOOLSHED_EMAIL_SMTP_PASSWORD' }),
+  ca: z.string().optional().meta({
+    description:
+      "PEM certificates to trust besides the system's, for a private CA (the bin reads them from FILE); certificates are always verified",
+    placeholder: 'FILE',
+  }),
 });
 
 /** Where SMTP delivery goes and how it logs in. */
 export type SmtpOptions = z.input<SmtpOptionsSchema>;
 
-// Whole numbers of at least 1 are checked where the defaults are applied (resolveLimits), with that message.
-type EmailLimitsSchema = z.ZodObject<{ [Key in keyof EmailLimits]: z.ZodOptional<z.ZodNumber> }, z.core.$strict>;
+type Limit = z.ZodDefault<z.ZodNumber>;
 
-const emailLimits: EmailLimitsSchema = z.strictObject({
-  maxRecipients: z.number().optional(),
-  maxMessageBytes: z.number().optional(),
-  maxAttachments: z.number().optional(),
-  maxAttachmentBytes: z.number().optional(),
-  sendsPerMinute: z.number().optional(),
-  sendsPerHour: z.number().optional(),
-  smtpTimeoutMs: z.number().optional(),
-});
+type EmailLimitsShape = {
+  maxRecipients: Limit;
+  maxMessageBytes: Limit;
+  maxAttachments: Limit;
+  maxAttachmentBytes: Limit;
+  sendsPerMinute: Limit;
+  sendsPerHour: Limit;
+  smtpTimeoutMs: Limit;
+};
 
 type SendLogCallback = (entry: SendLogEntry) => void;
 
-type EmailServerOptionsSchema = z.ZodObject<
-  {
-    /**
-     * The sender, `Name <address>` or an address; no tool can change it.
-     * Required with SMTP; in outbox mode, `outbox@toolshed.invalid`.
-     */
-    from: z.ZodOptional<z.ZodString>;
-    /** Deliver through this SMTP server. Without it, messages are written to the outbox. */
-    smtp: z.ZodOptional<SmtpOptionsSchema>;
-    /** Where outbox mode writes one `.eml` file a message. Default: `~/.local/state/toolshed/email-outbox` (created). */
-    outboxDirectory: z.ZodOptional<z.ZodString>;
-    /** Addresses (`alice@example.com`), domains (`example.com`) and subdomains (`*.example.com`) that may receive mail. */
-    allowRecipients: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
-    /** Lifts the allowlist: any syntactically valid recipient. Default: false. */
-    allowAnyRecipient: z.ZodOptional<z.ZodBoolean>;
-    /** Sends without asking the user first. Default: false, every send is confirmed through the client. */
-    skipConfirmation: z.ZodOptional<z.ZodBoolean>;
-    /** The only directory attachments are read from. Without it, attachments are refused. */
-    attachmentsDirectory: z.ZodOptional<z.ZodString>;
-    limits: z.ZodOptional<EmailLimitsSchema>;
-    /** Default: `hash`. */
-    logRecipients: z.ZodOptional<z.ZodEnum<{ hash: 'hash'; domain: 'domain'; full: 'full' }>>;
-    /** Receives each send-log entry. Default: one JSON line on stderr. */
-    log: z.ZodOptional<z.ZodCustom<SendLogCallback, SendLogCallback>>;
-    /** DNS servers for `validate_recipients`' domain checks (`IP` or `IP:PORT`). Default: the system's. */
-    dnsServers: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
-  },
-  z.core.$strict
->;
+type EmailServerOptionsShape = {
+  from: z.ZodOptional<z.ZodString>;
+  smtp: z.ZodOptional<SmtpOptionsSchema>;
+  outboxDirectory: z.ZodOptional<z.ZodString>;
+  allowRecipients: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
+  allowAnyRecipient: z.ZodDefault<z.ZodBoolean>;
+  skipConfirmation: z.ZodDefault<z.ZodBoolean>;
+  attachmentsDirectory: z.ZodOptional<z.ZodString>;
+  logRecipients: z.ZodDefault<z.ZodEnum<{ hash: 'hash'; domain: 'domain'; full: 'full' }>>;
+  log: z.ZodOptional<z.ZodCustom<SendLogCallback, SendLogCallback>>;
+  dnsServers: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
+  limits: z.ZodPrefault<z.ZodObject<EmailLimitsShape, z.core.$strict>>;
+};
 
 /**
  * Everything `createEmailServer` accepts. Strict: an unknown key, such as a
  * misspelt limit, is refused with the closest valid name rather than ignored.
+ * The bin's flags, their environment twins, --help and the README's options
+ * table come from it.
  *
  * @example
  * const options = parseOptions(emailServerOptions, input, '@toolshed/server-email options');
  */
-export const emailServerOptions: EmailServerOptionsSchema = z.strictObject({
-  from: z.string().optional(),
-  smtp: smtpOptions.optional(),
-  outboxDirectory: z.string().optional(),
-  allowRecipients: z.array(z.string()).readonly().optional(),
-  allowAnyRecipient: z.boolean().optional(),
-  skipConfirmation: z.boolean().optional(),
-  attachmentsDirectory: z.string().optional(),
-  limits: emailLimits.optional(),
-  logRecipients: z.enum(['hash', 'domain', 'full']).optional(),
+export const emailServerOptions: z.ZodObject<EmailServerOptionsShape, z.core.$strict> = z.strictObject({
+  from: z.string().optional().meta({
+    description:
+      'The sender, `Name <address>` or an address; no tool can change it. Required with SMTP (outbox: outbox@toolshed.invalid)',
+    placeholder: 'ADDRESS',
+  }),
+  smtp: smtpOptions.optional().meta({ description: 'Deliver through this SMTP server instead of the outbox' }),
+  outboxDirectory: z.string().optional().meta({
+    description:
+      'Without SMTP, each message is written here as an .eml file (created, mode 0700); default ~/.local/state/toolshed/email-outbox',
+    flag: 'outbox',
+    placeholder: 'DIR',
+  }),
+  allowRecipients: z.array(z.string()).readonly().optional().meta({
+    description:
+      'Who may receive mail: `alice@example.com`, `example.com` (or `@example.com`), `*.example.com`; default only the sender',
+    placeholder: 'ENTRY',
+  }),
+  allowAnyRecipient: z.boolean().default(false).meta({ description: 'Lift the allowlist: send to any valid address' }),
+  skipConfirmation: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'Send without asking the user first (and from clients that cannot ask)' }),
+  attachmentsDirectory: z.string().optional().meta({
+    description: 'The only directory attachments may come from; without it, attachments are refused',
+    flag: 'attachments',
+    placeholder: 'DIR',
+  }),
+  logRecipients: z
+    .enum(['hash', 'domain', 'full'])
+    .default('hash')
+    .meta({ description: 'How the send log shows recipients: hashed, their domain only, or in full' }),
   // A callback stays a callback: only checked to be callable.
-  log: z.custom<SendLogCallback>((value) => typeof value === 'function', { error: 'Expected a function' }).optional(),
-  dnsServers: z.array(z.string()).readonly().optional(),
+  log: z
+    .custom<SendLogCallback>((value) => typeof value === 'function', { error: 'Expected a function' })
+    .optional()
+    .meta({ description: 'Receives each send-log entry; default one JSON line on stderr' }),
+  dnsServers: z.array(z.string()).readonly().optional().meta({
+    description: 'DNS servers for the domain checks of validate_recipients; default the system resolver',
+    placeholder: 'IP[:PORT]',
+  }),
+  limits: z
+    .strictObject({
+      maxRecipients: limitOption(
+        20,
+        'Recipients a message may have, To, Cc and Bcc together (an address counted once)',
+      ),
+      maxMessageBytes: limitOption(25_000_000, 'Bytes a message may have as sent, encoded attachments included'),
+      maxAttachments: limitOption(10, 'Attachments a message may have'),
+      maxAttachmentBytes: limitOption(10 * 1024 * 1024, 'Bytes each attachment may have, checked before it is read'),
+      sendsPerMinute: limitOption(5, 'Sends in any 60 seconds (a sliding window)'),
+      sendsPerHour: limitOption(30, 'Sends in any hour'),
+      smtpTimeoutMs: limitOption(30_000, 'Milliseconds to connect, for the greeting, and for each SMTP reply'),
+    })
+    .prefault({})
+    .meta({ flagPrefix: '', description: 'How much a message may hold and how often mail may go out' }),
 });
 
-export type EmailServerOptions = z.input<EmailServerOptionsSchema>;
+export type EmailServerOptions = z.input<typeof emailServerOptions>;
+
+/** How much a message, a call and an hour may hold, with every default filled in. */
+export type EmailLimits = z.output<typeof emailServerOptions>['limits'];
 
 export function defaultOutboxDirectory(environment: NodeJS.ProcessEnv = process.env): string {
   const stateHome = environment.XDG_STATE_HOME ?? join(homedir(), '.local', 'state');

@@ -1,20 +1,9 @@
 import { DirectoryListingCache, PathGuard } from '@toolshed/guards';
-import {
-  createMcpServer,
-  LocalError,
-  type McpServer,
-  parseOptions,
-  resolveLimits,
-  type Tool,
-} from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, parseOptions, type Tool } from '@toolshed/mcp-core';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
-import {
-  defaultFilesystemLimits,
-  type FilesystemServerOptions,
-  filesystemServerOptions,
-} from './filesystem-server-options.ts';
+import { type FilesystemServerOptions, filesystemServerOptions } from './filesystem-server-options.ts';
 import type { FilesystemToolContext } from './filesystem-tool-context.ts';
 import { createGetFileInfoTool } from './get-file-info-tool.ts';
 import { createListAllowedDirectoriesTool } from './list-allowed-directories-tool.ts';
@@ -46,10 +35,10 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
   if (options.directories.length === 0) {
     throw new LocalError('config_invalid', 'at least one allowed directory is required');
   }
-  const guard = PathGuard.create(options.directories, { readOnly: options.readOnly ?? false });
+  const guard = PathGuard.create(options.directories, { readOnly: options.readOnly });
   const context: FilesystemToolContext = {
     guard,
-    limits: resolveLimits(defaultFilesystemLimits, options),
+    limits: options.limits,
     narrowed: new WeakMap(),
     listings: new DirectoryListingCache(),
   };

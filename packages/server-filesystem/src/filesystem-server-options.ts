@@ -1,25 +1,18 @@
 import type { PathAccess } from '@toolshed/guards';
+import { limitOption } from '@toolshed/mcp-core';
 import * as z from 'zod';
 
-// The value checks of a cap (a whole number of at least 1) stay in resolveLimits, which names the cap in its message.
-type LimitSchema = z.ZodOptional<z.ZodNumber>;
+type Limit = z.ZodDefault<z.ZodNumber>;
 
 // Shapes are spelt out as types because exported schemas need declared types under isolatedDeclarations.
 type FilesystemLimitsShape = {
-  /** Bytes of text a read returns at most; longer files are cut at a line and say how to read on. */
-  maxReadBytes: LimitSchema;
-  /** Bytes a media file may have to be returned. */
-  maxMediaBytes: LimitSchema;
-  /** Bytes a file may have to be written, edited, or searched for content. */
-  maxFileBytes: LimitSchema;
-  /** Entries a directory listing, tree or search returns at most. */
-  maxEntries: LimitSchema;
-  /** Levels a tree or search descends at most. */
-  maxDepth: LimitSchema;
-  /** Matches search_file_contents returns at most. */
-  maxMatches: LimitSchema;
-  /** Milliseconds a regular expression may take on one file. */
-  regexTimeoutMs: LimitSchema;
+  maxReadBytes: Limit;
+  maxMediaBytes: Limit;
+  maxFileBytes: Limit;
+  maxEntries: Limit;
+  maxDepth: Limit;
+  maxMatches: Limit;
+  regexTimeoutMs: Limit;
 };
 
 type DirectoryGrantSchema = z.ZodUnion<
@@ -33,15 +26,10 @@ type DirectoryGrantSchema = z.ZodUnion<
   ]
 >;
 
-type FilesystemServerOptionsShape = FilesystemLimitsShape & {
-  /**
-   * Directories the server may use: `DIR` or `DIR:rw` read-write, `DIR:ro`
-   * read-only (or objects). Each must exist. Relative paths are taken from
-   * the working directory, `~` from the home directory.
-   */
+type FilesystemServerOptionsShape = {
   directories: z.ZodReadonly<z.ZodArray<DirectoryGrantSchema>>;
-  /** Refuse every write and do not list the write tools. Default: false. */
-  readOnly: z.ZodOptional<z.ZodBoolean>;
+  readOnly: z.ZodDefault<z.ZodBoolean>;
+  limits: z.ZodPrefault<z.ZodObject<FilesystemLimitsShape, z.core.$strict>>;
 };
 
 const pathAccesses = ['read', 'write'] as const satisfies readonly PathAccess[];
@@ -49,36 +37,48 @@ const pathAccesses = ['read', 'write'] as const satisfies readonly PathAccess[];
 /**
  * Every option `createFilesystemServer` takes. Strict: an unknown key is
  * refused with its path and the closest valid name, so a misspelt cap is
- * never silently left at its default.
+ * never silently left at its default. The bin's flags, their environment
+ * twins, --help and the README's options table come from it.
  *
  * @example
- * const options = filesystemServerOptions.parse({ directories: ['~/notes'], maxEntries: 5000 });
+ * const options = filesystemServerOptions.parse({ directories: ['~/notes'], limits: { maxEntries: 5000 } });
  */
 export const filesystemServerOptions: z.ZodObject<FilesystemServerOptionsShape, z.core.$strict> = z.strictObject({
   directories: z
     .array(z.union([z.string(), z.strictObject({ path: z.string(), access: z.enum(pathAccesses).exactOptional() })]))
-    .readonly(),
-  readOnly: z.boolean().optional(),
-  maxReadBytes: z.number().optional(),
-  maxMediaBytes: z.number().optional(),
-  maxFileBytes: z.number().optional(),
-  maxEntries: z.number().optional(),
-  maxDepth: z.number().optional(),
-  maxMatches: z.number().optional(),
-  regexTimeoutMs: z.number().optional(),
+    .readonly()
+    .meta({
+      description:
+        'Directories the server may use: `DIR` or `DIR:rw` read-write, `DIR:ro` read-only; each must exist (`~` is the home directory)',
+      flag: 'dir',
+      env: 'TOOLSHED_FILESYSTEM_DIRS',
+      placeholder: 'DIR[:ro|:rw]',
+    }),
+  readOnly: z.boolean().default(false).meta({ description: 'Refuse every write and do not list the write tools' }),
+  limits: z
+    .strictObject({
+      maxReadBytes: limitOption(
+        1024 * 1024,
+        'Bytes of text one read returns at most (longer reads are cut at a line and say how to go on)',
+      ),
+      maxMediaBytes: limitOption(10 * 1024 * 1024, 'Bytes a file may have for read_media_file'),
+      maxFileBytes: limitOption(
+        10 * 1024 * 1024,
+        'Bytes a file may have to be written, edited or searched for content',
+      ),
+      maxEntries: limitOption(20_000, 'Entries a listing, tree or file search returns at most'),
+      maxDepth: limitOption(64, 'Levels a tree or search descends at most'),
+      maxMatches: limitOption(200, 'Matches search_file_contents returns at most'),
+      regexTimeoutMs: limitOption(
+        2000,
+        'Milliseconds a regular expression may run on one file before the search stops',
+      ),
+    })
+    .prefault({})
+    .meta({ flagPrefix: '', description: 'The caps every call is held to' }),
 });
 
 export type FilesystemServerOptions = z.input<typeof filesystemServerOptions>;
 
-/** The caps every call is held to; each has a flag in the bin. */
-export type FilesystemLimits = { [Key in keyof FilesystemLimitsShape]: number };
-
-export const defaultFilesystemLimits: FilesystemLimits = {
-  maxReadBytes: 1024 * 1024,
-  maxMediaBytes: 10 * 1024 * 1024,
-  maxFileBytes: 10 * 1024 * 1024,
-  maxEntries: 20_000,
-  maxDepth: 64,
-  maxMatches: 200,
-  regexTimeoutMs: 2000,
-};
+/** The caps every call is held to, with every default filled in. */
+export type FilesystemLimits = z.output<typeof filesystemServerOptions>['limits'];

@@ -23,9 +23,7 @@ beforeAll(async () => {
   writeFileSync(join(sandbox.allowed, 'long.txt'), `${lines.join('\n')}\n`);
   server = createFilesystemServer({
     directories: [sandbox.allowed],
-    maxReadBytes: 4096,
-    maxFileBytes: 64 * 1024,
-    regexTimeoutMs: 300,
+    limits: { maxReadBytes: 4096, maxFileBytes: 64 * 1024, regexTimeoutMs: 300 },
   });
   client = new Client({ name: 'test', version: '1' });
   const { recording } = await connectInMemory(server, client);

@@ -1,11 +1,11 @@
 import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, parseOptions } from '@toolshed/mcp-core';
 import { createAdjustImageTool } from './adjust-image-tool.ts';
 import { createConvertImageTool } from './convert-image-tool.ts';
 import { createCropImageTool } from './crop-image-tool.ts';
 import type { ImageContext } from './image-context.ts';
 import { createImageInfoTool } from './image-info-tool.ts';
-import { defaultImageLimits, type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
+import { type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
 import { createProcessImageTool } from './process-image-tool.ts';
 import { createResizeImageTool } from './resize-image-tool.ts';
 import { createRotateImageTool } from './rotate-image-tool.ts';
@@ -40,7 +40,7 @@ function inputGuard(options: ImageServerOptions): PathGuard | undefined {
  */
 export function createImageServer(input: ImageServerOptions = {}): McpServer {
   const options = parseOptions(imageServerOptions, input, '@toolshed/server-image options');
-  const limits = resolveLimits(defaultImageLimits, options.limits ?? {});
+  const { limits } = options;
   if (limits.previewMaxEdge > limits.maxOutputEdge) {
     throw new LocalError('config_invalid', 'previewMaxEdge cannot be larger than maxOutputEdge');
   }
@@ -51,18 +51,17 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
       options.outputDirectory === undefined
         ? undefined
         : PathGuard.create([{ path: options.outputDirectory, access: 'write' }]),
-    fetcher:
-      options.allowUrls === true
-        ? createOutboundFetcher({
-            maxBytes: limits.maxInputBytes,
-            timeoutMs: limits.urlTimeoutMs,
-            maxRedirects: limits.maxRedirects,
-            dnsServers: options.dnsServers,
-            trustedHosts: options.trustedHosts,
-            accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/tiff;q=0.9,*/*;q=0.5',
-            userAgent: `toolshed-image/${serverVersion}`,
-          })
-        : undefined,
+    fetcher: options.allowUrls
+      ? createOutboundFetcher({
+          maxBytes: limits.maxInputBytes,
+          timeoutMs: limits.urlTimeoutMs,
+          maxRedirects: limits.maxRedirects,
+          dnsServers: options.dnsServers,
+          trustedHosts: options.trustedHosts,
+          accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/tiff;q=0.9,*/*;q=0.5',
+          userAgent: `toolshed-image/${serverVersion}`,
+        })
+      : undefined,
     limiter: new WorkLimiter(limits.maxConcurrent, limits.maxQueued),
   };
   const sources = [

@@ -42,7 +42,7 @@ describe('toolshed-image bin', () => {
   it.each([
     [['/nonexistent/pictures'], /\/nonexistent\/pictures does not exist; allowed directories must exist/],
     [['--output-dir', '/nonexistent/out'], /\/nonexistent\/out does not exist/],
-    [['--max-frames', '0'], /maxFrames must be a whole number of at least 1/],
+    [['--max-frames', '0'], /--max-frames: must be a whole number of at least 1/],
     [['--preview-max-edge', '20000'], /previewMaxEdge cannot be larger than maxOutputEdge/],
     [['--resize-everything'], /--resize-everything/],
   ])('exits 2 with one line for %j', async (args, message) => {

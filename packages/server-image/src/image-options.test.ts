@@ -51,7 +51,12 @@ describe('image server options', () => {
       { limits: { maxFramez: 5 } },
       /unknown option "maxFramez" at limits\.maxFramez; did you mean "maxFrames"\?/,
     ],
-    ['a cap of the wrong type', { limits: { timeoutMs: '5s' } }, /limits\.timeoutMs: Invalid input: expected number/],
+    [
+      'a cap of the wrong type',
+      { limits: { timeoutMs: '5s' } },
+      /limits\.timeoutMs: must be a whole number of at least 1/,
+    ],
+    ['a cap below 1', { limits: { maxFrames: 0 } }, /limits\.maxFrames: must be a whole number of at least 1/],
     ['hosts given as one string', { trustedHosts: 'images.intranet' }, /trustedHosts: Invalid input: expected array/],
   ])('refuses %s, saying where', (_name, input, message) => {
     const create = () => createImageServer(input as ImageServerOptions);

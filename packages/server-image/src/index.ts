@@ -4,9 +4,4 @@
  * @module
  */
 export { createImageServer } from './create-image-server.ts';
-export {
-  defaultImageLimits,
-  type ImageLimits,
-  type ImageServerOptions,
-  imageServerOptions,
-} from './image-server-options.ts';
+export { type ImageLimits, type ImageServerOptions, imageServerOptions } from './image-server-options.ts';

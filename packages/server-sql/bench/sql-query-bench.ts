@@ -95,7 +95,7 @@ async function serverRunner(): Promise<{
   call: (sql: string, params: unknown[]) => Promise<unknown>;
   close: () => Promise<void>;
 }> {
-  const server = createSqlServer({ databases: { items: databasePath }, maxRows: 1000 });
+  const server = createSqlServer({ databases: { items: databasePath }, limits: { maxRows: 1000 } });
   const client = await connectBareClient(server);
   return {
     call: (sql, params) => client.callTool('query', { sql, params, max_rows: 1000 }),

@@ -1,4 +1,4 @@
-import { createMcpServer, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, type McpServer, parseOptions } from '@toolshed/mcp-core';
 import { checkDatabaseFiles, parseDatabaseSpecs } from './database-files.ts';
 import { createDescribeTableTool } from './describe-table-tool.ts';
 import { createExplainQueryTool } from './explain-query-tool.ts';
@@ -6,8 +6,9 @@ import { createListTablesTool } from './list-tables-tool.ts';
 import { QueryProcessPool } from './query-process-pool.ts';
 import { createQueryTool } from './query-tool.ts';
 import { createSchemaResource } from './schema-resource.ts';
-import { defaultSqlLimits, type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
+import { type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
 import type { SqlToolContext } from './sql-tool-context.ts';
+import { StatementTimeLimit } from './statement-time-limit.ts';
 
 const serverVersion = '0.1.0';
 
@@ -18,7 +19,7 @@ const serverVersion = '0.1.0';
  * never holds the server. Closing the server ends them.
  *
  * @example
- * const server = createSqlServer({ databases: { sales: './sales.db' }, timeoutMs: 5000 });
+ * const server = createSqlServer({ databases: { sales: './sales.db' }, limits: { timeoutMs: 5000 } });
  * await server.connect(createStdioServerTransport());
  */
 export function createSqlServer(input: SqlServerOptions): McpServer {
@@ -26,12 +27,11 @@ export function createSqlServer(input: SqlServerOptions): McpServer {
   const databases = checkDatabaseFiles(
     typeof options.databases === 'string' ? parseDatabaseSpecs([options.databases]) : options.databases,
   );
-  const limits = resolveLimits(defaultSqlLimits, options);
+  const { limits } = options;
   const pool = new QueryProcessPool({
     databases,
-    busyTimeoutMs: Math.min(limits.timeoutMs, 5000),
     maxProcesses: limits.maxConcurrentQueries,
-    timeoutMs: limits.timeoutMs,
+    timeLimit: new StatementTimeLimit(limits.timeoutMs),
     // Results are capped far below this; the heap only holds one result at a time.
     maxOldSpaceMb: Math.max(64, Math.ceil((limits.maxResultBytes * 8) / 1024 / 1024) + 64),
   });

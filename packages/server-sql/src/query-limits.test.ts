@@ -39,7 +39,10 @@ async function query(args: Record<string, unknown>): Promise<Result> {
 
 beforeAll(async () => {
   sample = createSampleDatabase();
-  server = createSqlServer({ databases: sample.path, timeoutMs: 1000, maxConcurrentQueries: 2, maxResultBytes: 2000 });
+  server = createSqlServer({
+    databases: sample.path,
+    limits: { timeoutMs: 1000, maxConcurrentQueries: 2, maxResultBytes: 2000 },
+  });
   await connectInMemory(server, client);
 });
 

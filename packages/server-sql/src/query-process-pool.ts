@@ -1,11 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { ToolError } from '@toolshed/mcp-core';
+import { type ToolContext, ToolError } from '@toolshed/mcp-core';
 import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
+import type { StatementTimeLimit } from './statement-time-limit.ts';
 
-export interface QueryProcessPoolOptions extends Omit<QueryProcessConfig, 'parentPid'> {
+export interface QueryProcessPoolOptions {
+  /** Database name → absolute path. */
+  databases: Record<string, string>;
   /** Query processes at most; calls beyond wait their turn. */
   maxProcesses: number;
-  timeoutMs: number;
+  timeLimit: StatementTimeLimit;
   /** V8 heap of each query process, in MiB. */
   maxOldSpaceMb: number;
 }
@@ -54,7 +57,8 @@ export class QueryProcessPool {
     if (this.#all.size === 0 && !this.#closed) this.#idle.push(this.#spawn());
   }
 
-  async run(request: QueryRequest, signal: AbortSignal): Promise<QueryResponse> {
+  /** Runs a request in a query process, which is killed when the time limit passes or the call is cancelled. */
+  async run(request: QueryRequest, signal: AbortSignal, progress?: ToolContext['progress']): Promise<QueryResponse> {
     const queryProcess = await this.#acquire(signal);
     let settled = false;
     try {
@@ -64,7 +68,7 @@ export class QueryProcessPool {
         const finish = (outcome: () => void) => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
+          stopClock();
           signal.removeEventListener('abort', onAbort);
           queryProcess.child.off('message', onMessage);
           queryProcess.onExit = undefined;
@@ -79,15 +83,7 @@ export class QueryProcessPool {
             reject(error);
           });
         const onAbort = () => kill(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
-        const timer = setTimeout(
-          () =>
-            kill(
-              new ToolError(
-                `The query was stopped after ${this.#options.timeoutMs} ms, the time limit. Make it cheaper: add a WHERE clause on an indexed column or a LIMIT, avoid unbounded recursive CTEs, and check the plan with explain_query.`,
-              ),
-            ),
-          this.#options.timeoutMs,
-        );
+        const stopClock = this.#options.timeLimit.start(kill, progress);
         queryProcess.onExit = (reason) =>
           finish(() =>
             reject(
@@ -114,8 +110,12 @@ export class QueryProcessPool {
   }
 
   #spawn(): QueryProcess {
-    const { timeoutMs: _timeout, maxProcesses: _max, maxOldSpaceMb, ...config } = this.#options;
-    const processConfig: QueryProcessConfig = { ...config, parentPid: process.pid };
+    const { databases, timeLimit, maxOldSpaceMb } = this.#options;
+    const processConfig: QueryProcessConfig = {
+      databases,
+      busyTimeoutMs: timeLimit.busyTimeoutMs,
+      parentPid: process.pid,
+    };
     const child = fork(processScript, [JSON.stringify(processConfig)], {
       serialization: 'advanced',
       // stdout may be the MCP channel (stdio transport): a query process never writes to it.

@@ -21,6 +21,35 @@ describe('sql server options', () => {
       'every limit',
       {
         databases: 'shop.db',
+        limits: {
+          maxRows: 10,
+          maxResultBytes: 2000,
+          maxBlobBytes: 16,
+          timeoutMs: 1000,
+          maxConcurrentQueries: 1,
+          maxSqlLength: 500,
+        },
+      },
+    ],
+  ])('accepts %s', (_, options) => {
+    expect(sqlServerOptions.parse(options)).toMatchObject(options);
+  });
+
+  it('fills in every default limit', () => {
+    expect(sqlServerOptions.parse({ databases: 'shop.db' }).limits).toEqual({
+      maxRows: 1000,
+      maxResultBytes: 262_144,
+      maxBlobBytes: 4096,
+      timeoutMs: 10_000,
+      maxConcurrentQueries: 4,
+      maxSqlLength: 100_000,
+    });
+  });
+
+  it('starts a server from every option', async () => {
+    const server = createSqlServer({
+      databases: { shop: sample.path },
+      limits: {
         maxRows: 10,
         maxResultBytes: 2000,
         maxBlobBytes: 16,
@@ -28,27 +57,21 @@ describe('sql server options', () => {
         maxConcurrentQueries: 1,
         maxSqlLength: 500,
       },
-    ],
-  ])('accepts %s', (_, options) => {
-    expect(sqlServerOptions.parse(options)).toEqual(options);
-  });
-
-  it('starts a server from every option', async () => {
-    const server = createSqlServer({
-      databases: { shop: sample.path },
-      maxRows: 10,
-      maxResultBytes: 2000,
-      maxBlobBytes: 16,
-      timeoutMs: 1000,
-      maxConcurrentQueries: 1,
-      maxSqlLength: 500,
     });
     await server.close();
   });
 
   it.each([
-    ['a misspelt limit', { maxRowz: 5 }, /unknown option "maxRowz" at maxRowz; did you mean "maxRows"\?/],
-    ['a misspelt key', { timeoutMS: 5 }, /unknown option "timeoutMS" at timeoutMS; did you mean "timeoutMs"\?/],
+    [
+      'a misspelt limit',
+      { limits: { maxRowz: 5 } },
+      /unknown option "maxRowz" at limits\.maxRowz; did you mean "maxRows"\?/,
+    ],
+    [
+      'a limit outside limits',
+      { timeoutMS: 5 },
+      /unknown option "timeoutMS" at timeoutMS; did you mean "limits\.timeoutMs"\?/,
+    ],
     [
       'a key of another server',
       { allowedDirectories: ['/'] },
@@ -56,12 +79,13 @@ describe('sql server options', () => {
     ],
     [
       'a limit of the wrong type',
-      { maxRows: '5' },
-      /options: maxRows: Invalid input: expected number, received string/,
+      { limits: { maxRows: '5' } },
+      /options: limits\.maxRows: must be a whole number of at least 1/,
     ],
     ['databases of the wrong type', { databases: ['shop.db'] }, /options: databases: Invalid input/],
     ['a path of the wrong type', { databases: { shop: 5 } }, /options: databases: Invalid input/],
-    ['a limit below 1', { maxRows: 0 }, /maxRows must be a whole number of at least 1; got 0/],
+    ['a limit below 1', { limits: { maxRows: 0 } }, /limits\.maxRows: must be a whole number of at least 1/],
+    ['a fractional limit', { limits: { timeoutMs: 1.5 } }, /limits\.timeoutMs: must be a whole number of at least 1/],
   ])('refuses %s with where it is', (_, options, message) => {
     const create = () => createSqlServer({ databases: sample.path, ...options } as never);
     expect(create).toThrow(message);

@@ -67,10 +67,7 @@ interface Subject {
 
 async function startOurs(): Promise<Subject> {
   const server = createWeatherServer({
-    forecastUrl: upstreamUrl,
-    geocodingUrl: upstreamUrl,
-    airQualityUrl: upstreamUrl,
-    nwsUrl: upstreamUrl,
+    upstreams: { forecastUrl: upstreamUrl, geocodingUrl: upstreamUrl, airQualityUrl: upstreamUrl, nwsUrl: upstreamUrl },
     contact: 'bench@example.com',
   });
   const client = new Client({ name: 'bench', version: '1' });

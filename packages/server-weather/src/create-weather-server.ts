@@ -1,4 +1,4 @@
-import { createMcpServer, LocalError, type McpServer, parseOptions, resolveLimits } from '@toolshed/mcp-core';
+import { createMcpServer, type McpServer, parseOptions } from '@toolshed/mcp-core';
 import { createAirQualityTool } from './air-quality-tool.ts';
 import { createCurrentWeatherTool } from './current-weather-tool.ts';
 import { createForecastTool } from './forecast-tool.ts';
@@ -6,24 +6,11 @@ import { ResponseCache } from './response-cache.ts';
 import { createSearchLocationsTool } from './search-locations-tool.ts';
 import { UpstreamClient } from './upstream-client.ts';
 import { createWeatherAlertsTool } from './weather-alerts-tool.ts';
-import {
-  defaultUpstreamUrls,
-  defaultWeatherLimits,
-  type WeatherServerOptions,
-  weatherServerOptions,
-} from './weather-server-options.ts';
+import { type WeatherServerOptions, weatherServerOptions } from './weather-server-options.ts';
 import type { WeatherSources } from './weather-sources.ts';
 
 const serverVersion = '0.1.0';
 const projectUrl = 'https://github.com/toolshed/toolshed';
-
-function upstreamBase(name: string, value: string | undefined, fallback: string): URL {
-  const url = URL.parse(value ?? fallback);
-  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new LocalError('config_invalid', `${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
-  }
-  return url;
-}
 
 /**
  * A weather server: search_locations, get_current_weather, get_forecast and
@@ -37,16 +24,7 @@ function upstreamBase(name: string, value: string | undefined, fallback: string)
  */
 export function createWeatherServer(input: WeatherServerOptions = {}): McpServer {
   const options = parseOptions(weatherServerOptions, input, '@toolshed/server-weather options');
-  const limits = resolveLimits(defaultWeatherLimits, options);
-  const units = options.units ?? 'metric';
-  const contact = options.contact?.trim();
-  // A header value: printable ASCII, and no parentheses, which would end the User-Agent comment.
-  if (contact !== undefined && contact !== '' && !/^[ -'*-~]+$/.test(contact)) {
-    throw new LocalError(
-      'config_invalid',
-      'contact must be printable ASCII on one line, without parentheses: an email address or URL',
-    );
-  }
+  const { limits, upstreams, contact } = options;
   const client = new UpstreamClient({
     ...limits,
     userAgent: `toolshed-weather/${serverVersion} (${contact === undefined || contact === '' ? projectUrl : `${projectUrl}; ${contact}`})`,
@@ -55,10 +33,10 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
   const sources: WeatherSources = {
     client,
     cache: new ResponseCache({ maxStaleMs: seconds(limits.maxStaleSeconds), maxBytes: limits.cacheMaxBytes }),
-    forecastUrl: upstreamBase('forecastUrl', options.forecastUrl, defaultUpstreamUrls.forecastUrl),
-    geocodingUrl: upstreamBase('geocodingUrl', options.geocodingUrl, defaultUpstreamUrls.geocodingUrl),
-    airQualityUrl: upstreamBase('airQualityUrl', options.airQualityUrl, defaultUpstreamUrls.airQualityUrl),
-    nwsUrl: upstreamBase('nwsUrl', options.nwsUrl, defaultUpstreamUrls.nwsUrl),
+    forecastUrl: new URL(upstreams.forecastUrl),
+    geocodingUrl: new URL(upstreams.geocodingUrl),
+    airQualityUrl: new URL(upstreams.airQualityUrl),
+    nwsUrl: new URL(upstreams.nwsUrl),
     openMeteoApiKey: options.openMeteoApiKey === '' ? undefined : options.openMeteoApiKey,
     ttlMs: {
       geocoding: seconds(limits.geocodingTtlSeconds),
@@ -69,7 +47,7 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
       // Which office and zone a point belongs to changes with NWS reorganisations, not with the weather.
       points: seconds(limits.geocodingTtlSeconds),
     },
-    defaultUnits: units,
+    defaultUnits: options.units,
   };
   return createMcpServer({
     name: 'toolshed-weather',

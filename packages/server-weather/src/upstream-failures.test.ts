@@ -8,7 +8,9 @@ let nextLatitude = 10;
 const freshPoint = () => ({ latitude: nextLatitude++ + 0.5, longitude: 20.25 });
 
 beforeAll(async () => {
-  harness = await startWeatherHarness({ headersTimeoutMs: 300, bodyTimeoutMs: 300, maxRetryDelayMs: 2000 });
+  harness = await startWeatherHarness({
+    limits: { headersTimeoutMs: 300, bodyTimeoutMs: 300, maxRetryDelayMs: 2000 },
+  });
 });
 
 afterAll(async () => {
@@ -241,7 +243,7 @@ describe('cancellation', () => {
 
 describe('stale on error', () => {
   it('serves the last answer, marked stale with the reason, when the upstream fails after it expired', async () => {
-    const stale = await startWeatherHarness({ currentTtlSeconds: 1, maxAttempts: 2 });
+    const stale = await startWeatherHarness({ limits: { currentTtlSeconds: 1, maxAttempts: 2 } });
     try {
       const point = { latitude: 48.8566, longitude: 2.3522 };
       const first = await stale.call('get_current_weather', point);
@@ -271,7 +273,7 @@ describe('stale on error', () => {
 
 describe('limits', () => {
   it('refuses an upstream answer over the byte cap', async () => {
-    const capped = await startWeatherHarness({ maxResponseBytes: 4000 });
+    const capped = await startWeatherHarness({ limits: { maxResponseBytes: 4000 } });
     try {
       const result = await capped.call('get_forecast', { latitude: 1, longitude: 1, days: 16, hours: 168 });
       expect(result.isError).toBe(true);
@@ -286,7 +288,10 @@ describe('limits', () => {
   });
 
   it('says the upstream cannot be reached when nothing listens', async () => {
-    const unreachable = await startWeatherHarness({ forecastUrl: 'http://127.0.0.1:9', maxAttempts: 2 });
+    const unreachable = await startWeatherHarness({
+      upstreams: { forecastUrl: 'http://127.0.0.1:9' },
+      limits: { maxAttempts: 2 },
+    });
     try {
       const result = await unreachable.call('get_current_weather', { latitude: 1, longitude: 1 });
       expect(result.isError).toBe(true);
@@ -299,7 +304,7 @@ describe('limits', () => {
   });
 
   it('keeps connections to a handful under concurrent uncached calls', async () => {
-    const pooled = await startWeatherHarness({ maxConnections: 4 });
+    const pooled = await startWeatherHarness({ limits: { maxConnections: 4 } });
     try {
       const results = await Promise.all(
         Array.from({ length: 60 }, (_, index) =>

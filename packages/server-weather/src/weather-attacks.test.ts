@@ -14,11 +14,13 @@ const freshPoint = () => ({ latitude: nextLatitude++ + 0.25, longitude: -30.5 })
 
 beforeAll(async () => {
   harness = await startWeatherHarness({
-    headersTimeoutMs: 500,
-    bodyTimeoutMs: 500,
-    requestTimeoutMs: 800,
-    maxAttempts: 2,
-    maxResponseBytes: 1_000_000,
+    limits: {
+      headersTimeoutMs: 500,
+      bodyTimeoutMs: 500,
+      requestTimeoutMs: 800,
+      maxAttempts: 2,
+      maxResponseBytes: 1_000_000,
+    },
     openMeteoApiKey: 'secret-key',
   });
 });

@@ -17,10 +17,11 @@ afterAll(() => upstream.close());
 
 describe('toolshed-weather bin', () => {
   it.each([
-    [['--units', 'kelvin'], /--units must be metric or imperial; got kelvin/],
-    [['--forecast-url', 'ftp://example.com'], /forecastUrl must be an http\(s\) URL/],
-    [['--max-attempts', '0'], /maxAttempts must be a whole number of at least 1/],
-    [['--contact', 'me (at) example.com'], /contact must be printable ASCII on one line, without parentheses/],
+    [['--units', 'kelvin'], /--units: Invalid option: expected one of "metric"\|"imperial"/],
+    [['--forecast-url', 'ftp://example.com'], /--forecast-url: must be an http\(s\) URL/],
+    [['--max-attempts', '0'], /--max-attempts: must be a whole number of at least 1/],
+    [['--contact', 'me (at) example.com'], /--contact: must be printable ASCII on one line, without parentheses/],
+    [['--max-attempt', '2'], /Unknown option '--max-attempt' \(did you mean --max-attempts\?/],
   ])('exits 2 with one line for %j', (args, message) => {
     const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input: '' });
     expect(run.status).toBe(2);

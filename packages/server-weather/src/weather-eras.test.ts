@@ -24,10 +24,12 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 const upstreamOptions = () => ({
-  forecastUrl: upstream.url,
-  geocodingUrl: upstream.url,
-  airQualityUrl: upstream.url,
-  nwsUrl: upstream.url,
+  upstreams: {
+    forecastUrl: upstream.url,
+    geocodingUrl: upstream.url,
+    airQualityUrl: upstream.url,
+    nwsUrl: upstream.url,
+  },
 });
 
 const upstreamFlags = () =>

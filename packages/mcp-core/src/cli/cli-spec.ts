@@ -23,6 +23,8 @@ export interface CliSpec<Options extends Record<string, CliOptionSpec> = Record<
    */
   operands?: { placeholder: string; description: string };
   examples?: readonly string[];
+  /** Settings read from the environment alone, such as secrets, listed in --help. */
+  environment?: readonly { name: string; description: string }[];
 }
 
 type ValueOf<Spec extends CliOptionSpec> = Spec['type'] extends 'number'

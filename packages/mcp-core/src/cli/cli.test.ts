@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineCli } from './cli-spec.ts';
 import { formatCliHelp } from './format-cli-help.ts';
-import { limitOption } from './limit-option.ts';
 import { parseCliOptions } from './parse-cli-options.ts';
-import { resolveLimits } from './resolve-limits.ts';
 
 const cli = defineCli({
   name: 'toolshed-test',
@@ -46,7 +44,8 @@ describe('parseCliOptions', () => {
     [[], {}, '--db is required: pass --db PATH or set TEST_DB'],
     [['--db', 'a', '--max-rows', 'many'], {}, '--max-rows must be a number; got "many"'],
     [['--db', 'a'], { TEST_READ_ONLY: 'perhaps' }, 'TEST_READ_ONLY must be true or false; got "perhaps"'],
-    [['--db', 'a', '--bogus'], {}, "Unknown option '--bogus'"],
+    [['--db', 'a', '--bogus'], {}, "Unknown option '--bogus' (see --help)"],
+    [['--db', 'a', '--max-rowz', '3'], {}, "Unknown option '--max-rowz' (did you mean --max-rows? See --help)"],
     [['--db', 'a', 'stray'], {}, 'stray'],
   ])('fails %j %j with one clear line', (argv, env, message) => {
     expect(() => parseCliOptions(cli, argv, env)).toThrow(message);
@@ -111,27 +110,5 @@ await runCli(cli, process.argv.slice(2), process.env, async (options) => { proce
     expect(run(['--help']).stdout).toContain('Usage: toolshed-x [options]');
     expect(run(['--version']).stdout).toBe('1.0.0\n');
     expect(run([], { X_DB: 'env.db' }).stdout).toBe('serving env.db\n');
-  });
-});
-
-describe('limits', () => {
-  it('limitOption declares a numeric flag with its variable and default', () => {
-    expect(limitOption('TEST_MAX', 'Most', 5)).toEqual({
-      type: 'number',
-      env: 'TEST_MAX',
-      description: 'Most',
-      default: 5,
-    });
-  });
-
-  it('resolveLimits keeps defaults, takes whole numbers of at least 1, and names a bad one', () => {
-    expect(resolveLimits({ maxRows: 500, timeoutMs: 5000 }, { maxRows: 10, other: 'ignored' } as never)).toEqual({
-      maxRows: 10,
-      timeoutMs: 5000,
-    });
-    expect(() => resolveLimits({ maxRows: 500 }, { maxRows: 0 })).toThrow(
-      'maxRows must be a whole number of at least 1; got 0',
-    );
-    expect(() => resolveLimits({ maxRows: 500 }, { maxRows: 1.5 })).toThrow('got 1.5');
   });
 });

@@ -25,6 +25,14 @@ export function formatCliHelp(spec: CliSpec): string {
     'Options:',
     ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
   ];
+  if (spec.environment !== undefined && spec.environment.length > 0) {
+    const envWidth = Math.max(...spec.environment.map(({ name }) => name.length)) + 2;
+    lines.push(
+      '',
+      'Environment:',
+      ...spec.environment.map(({ name, description }) => `  ${name.padEnd(envWidth)}${description}`),
+    );
+  }
   if (spec.examples !== undefined && spec.examples.length > 0) {
     lines.push('', 'Examples:', ...spec.examples.map((example) => `  ${example}`));
   }

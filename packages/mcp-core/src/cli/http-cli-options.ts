@@ -88,18 +88,3 @@ export const httpCliOptions: HttpCliOptionSpecs = {
     description: 'Allow serving a non-loopback address without auth (anyone who reaches it can call every tool)',
   },
 };
-
-/**
- * A bin's own values without the HTTP flags, which are `serve`'s: a server's
- * strict options schema would refuse them.
- *
- * @example
- * await runCli(cli, argv, env, (values) => serve(createXServer(withoutHttpValues(values)), values));
- */
-export function withoutHttpValues<Values extends Record<string, unknown>>(
-  values: Values,
-): Omit<Values, keyof HttpCliOptionSpecs> {
-  const own: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) if (!Object.hasOwn(httpCliOptions, key)) own[key] = value;
-  return own as Omit<Values, keyof HttpCliOptionSpecs>;
-}

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LocalError } from '../errors/local-error.ts';
+import { closestName } from '../options/closest-name.ts';
 import { type CliOptionSpec, type CliSpec, type CliValues, flagName } from './cli-spec.ts';
 
 export type CliCommand<Options extends Record<string, CliOptionSpec>> =
@@ -58,7 +59,11 @@ export function parseCliOptions<Options extends Record<string, CliOptionSpec>>(
     parsed = result.values;
     operands = result.positionals;
   } catch (error) {
-    throw configError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    const message = (error as Error).message.split('\n')[0] ?? '';
+    const unknown = /^Unknown option '--([^']+)'/.exec(message)?.[1];
+    const suggestion = unknown === undefined ? undefined : closestName(unknown, Object.keys(parseOptions));
+    const hint = suggestion === undefined ? 'see --help' : `did you mean --${suggestion}? See --help`;
+    throw configError(`${message.replace(/\. To specify a positional argument.*$/, '')} (${hint})`);
   }
   if (parsed.help === true) return { kind: 'help' };
   if (parsed.version === true) return { kind: 'version' };

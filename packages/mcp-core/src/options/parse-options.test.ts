@@ -32,6 +32,7 @@ describe('parseOptions', () => {
       /unknown option "acess" at directories\.1\.acess; did you mean "access"\?/,
     ],
     [{ databases: 'a.db', colour: 'red' }, /unknown option "colour" at colour$/],
+    [{ databases: 'a.db', maxRowz: 5 }, /unknown option "maxRowz" at maxRowz; did you mean "limits\.maxRows"\?/],
     [{ databases: 'a.db', limits: { maxRows: -1 } }, /limits\.maxRows: Too small/],
     [{}, /databases: Invalid input/],
   ])('refuses %j with where and what', (input, message) => {

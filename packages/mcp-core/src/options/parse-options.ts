@@ -30,6 +30,29 @@ function objectAt(schema: z.ZodType, path: Path): z.ZodObject | undefined {
   return current instanceof z.ZodObject ? current : undefined;
 }
 
+/** Every key path inside an object schema: `limits.maxRows` and the like. */
+function keyPaths(schema: z.ZodObject, prefix: readonly string[] = []): string[][] {
+  return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, child]) => {
+    const inner = unwrap(child);
+    const path = [...prefix, key];
+    return inner instanceof z.ZodObject && prefix.length < 4 ? [path, ...keyPaths(inner, path)] : [path];
+  });
+}
+
+/** The valid name a misspelt key meant: a sibling, or failing that the same name elsewhere, such as in `limits`. */
+function suggestionFor(schema: z.ZodType, path: Path, key: string): string | undefined {
+  const sibling = closestName(key, Object.keys(objectAt(schema, path)?.shape ?? {}));
+  if (sibling !== undefined) return sibling;
+  const root = unwrap(schema);
+  if (!(root instanceof z.ZodObject)) return undefined;
+  const elsewhere = keyPaths(root).filter((candidate) => candidate.length > 1);
+  const leaf = closestName(
+    key,
+    elsewhere.map((candidate) => candidate[candidate.length - 1] ?? ''),
+  );
+  return elsewhere.find((candidate) => candidate[candidate.length - 1] === leaf)?.join('.');
+}
+
 function describePath(path: Path): string {
   return path.length === 0 ? 'the top level' : path.map(String).join('.');
 }
@@ -42,21 +65,26 @@ function describePath(path: Path): string {
  * @example
  * const options = parseOptions(sqlServerOptions, input, '@toolshed/server-sql options');
  */
-export function parseOptions<Schema extends z.ZodType>(schema: Schema, input: unknown, what: string): z.output<Schema> {
+export function parseOptions<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  what: string,
+  /** How a path is named in the message; a bin names the flag instead (`--max-rows`). */
+  describe: (path: Path) => string = describePath,
+): z.output<Schema> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.slice(0, 5).map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      const valid = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
       return issue.keys
         .map((key) => {
-          const suggestion = closestName(key, valid);
-          const at = describePath([...issue.path, key]);
+          const suggestion = suggestionFor(schema, issue.path, key);
+          const at = describe([...issue.path, key]);
           return `unknown option "${key}" at ${at}${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`}`;
         })
         .join('; ');
     }
-    return `${describePath(issue.path)}: ${issue.message}`;
+    return `${describe(issue.path)}: ${issue.message}`;
   });
   throw new LocalError('config_invalid', `${what}: ${problems.join('; ')}`);
 }

@@ -24,13 +24,16 @@ export interface WeatherHarness {
 export async function startWeatherHarness(options: WeatherServerOptions = {}): Promise<WeatherHarness> {
   const upstream = await startWeatherUpstream();
   const server = createWeatherServer({
-    forecastUrl: upstream.url,
-    geocodingUrl: upstream.url,
-    airQualityUrl: upstream.url,
-    nwsUrl: upstream.url,
     contact: 'weather-tests@example.com',
-    retryDelayMs: 5,
     ...options,
+    upstreams: {
+      forecastUrl: upstream.url,
+      geocodingUrl: upstream.url,
+      airQualityUrl: upstream.url,
+      nwsUrl: upstream.url,
+      ...options.upstreams,
+    },
+    limits: { retryDelayMs: 5, ...options.limits },
   });
   const client = new Client({ name: 'weather-test', version: '1' });
   const { recording } = await connectInMemory(server, client);
