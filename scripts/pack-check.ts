@@ -257,7 +257,7 @@ const upstream = createServer((request, response) => {
   response.end(JSON.stringify({ results: [{ id: 1, name: 'Smoketown', latitude: 1.23456, longitude: 2.5, country: 'Nowhere' }] }));
 });
 await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-const server = createWeatherServer({ geocodingUrl: 'http://127.0.0.1:' + upstream.address().port });`,
+const server = createWeatherServer({ upstreams: { geocodingUrl: 'http://127.0.0.1:' + upstream.address().port } });`,
     { name: 'search_locations', arguments: { name: 'Smoketown' } },
     `upstream.close();
 if (answers[1]?.result?.structuredContent?.locations?.[0]?.latitude !== 1.2346) { console.error(JSON.stringify(answers)); process.exit(1); }`,
@@ -288,7 +288,10 @@ checkInMemoryCall(
 import { createImageServer } from '@toolshed/server-image';
 const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#336699' } }).png().toBuffer();
 const server = createImageServer();`,
-    { name: 'thumbnail_image', arguments: { data: '__PNG__', size: 64 } },
+    {
+      name: 'process_image',
+      arguments: { data: '__PNG__', operations: [{ op: 'thumbnail', size: 64 }], format: 'webp' },
+    },
     `const result = answers[1]?.result;
 const image = result?.content?.find((block) => block.type === 'image');
 const metadata = image === undefined ? undefined : await sharp(Buffer.from(image.data, 'base64')).metadata();

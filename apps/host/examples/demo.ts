@@ -60,7 +60,10 @@ await show('Read-only SQL on the sample library', 'sql_query', {
 });
 await show('A file from the sample workspace', 'files_read_text_file', { path: 'notes/reading-list.md' });
 await show('What the sample picture is', 'image_image_info', { path: 'pictures/seaside.png' });
-await show('A thumbnail the model can see', 'image_thumbnail_image', { path: 'pictures/seaside.png', size: 96 });
+await show('A thumbnail the model can see', 'image_process_image', {
+  path: 'pictures/seaside.png',
+  operations: [{ op: 'thumbnail', size: 96 }],
+});
 await show('An email, previewed (the outbox is the only place mail goes)', 'email_preview_email', {
   to: 'outbox@toolshed.invalid',
   subject: 'Reading list',

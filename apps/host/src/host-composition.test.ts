@@ -63,7 +63,7 @@ describe('a host composing our five servers in process, a foreign stdio server a
       'filesystem_read_text_file',
       'weather_get_forecast',
       'email_send_email',
-      'image_resize_image',
+      'image_process_image',
       'everything_echo',
       'everything_trigger-long-running-operation',
       'remote_add',
@@ -84,7 +84,7 @@ describe('a host composing our five servers in process, a foreign stdio server a
     expect(rows.structuredContent).toMatchObject({ rows: [['apple'], ['pear']] });
     expect(textOf(await h.call('everything_echo', { message: 'hello' }))).toBe('Echo: hello');
     expect((await h.call('remote_add', { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
-    const image = await h.call('image_thumbnail_image', { path: 'sea.png', size: 32 });
+    const image = await h.call('image_process_image', { path: 'sea.png', operations: [{ op: 'thumbnail', size: 32 }] });
     expect(image.content.map((block) => block.type)).toEqual(['text', 'image']);
   });
 

@@ -24,8 +24,8 @@ export function createPreviewEmailTool(context: EmailContext): Tool {
     name: 'preview_email',
     title: 'Preview email',
     description:
-      'Builds the exact message send_email would send, without sending or asking anyone: the headers as they would go out, text and html, attachment names and sizes, the total size, and every check that would block it (with the field and what to change). ' +
-      'Takes the same arguments as send_email. Use it before sending when recipients, attachments or size are in doubt.',
+      'Build the exact message send_email would send, without sending: headers, bodies, attachments, size, and ' +
+      'every check that would block it.',
     input: z.object(messageArguments),
     output: z.object({
       would_send: z.boolean().describe('True when no check blocks the message now'),

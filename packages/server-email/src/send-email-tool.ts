@@ -177,12 +177,8 @@ export function createSendEmailTool(context: EmailContext): Tool {
     name: 'send_email',
     title: 'Send email',
     description:
-      'Sends an email from the configured sender (there is no "from": it cannot be changed) to recipients the operator allows. ' +
-      'The user is asked to confirm each message, with its recipients, subject and attachments shown; if they decline, do not retry. ' +
-      'Attachments are file names inside the configured attachments directory. ' +
-      'Use preview_email first to see the exact message and any check that would block it, and validate_recipients for addresses you are unsure of. ' +
-      'Give an idempotency_key (any unique string) when you might retry: a retry with the same key and message returns the first result instead of sending again. ' +
-      'Returns the Message-ID (use it as in_reply_to to thread a reply) and which recipients the server accepted.',
+      'Send an email from the fixed sender (no "from") to recipients the operator allows. The user confirms each ' +
+      'message; if they decline, do not retry. Returns the Message-ID, for in_reply_to in a reply.',
     input: z.object({
       ...messageArguments,
       idempotency_key: z
@@ -191,9 +187,7 @@ export function createSendEmailTool(context: EmailContext): Tool {
         .max(200)
         .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
         .optional()
-        .describe(
-          'A unique string (8-200 printable ASCII characters) naming this send; retries with the same key send nothing',
-        ),
+        .describe('Any unique string; a retry with the same key sends nothing'),
     }),
     output: sendResultOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

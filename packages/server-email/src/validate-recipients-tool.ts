@@ -12,11 +12,11 @@ export function createValidateRecipientsTool(context: EmailContext): Tool {
     name: 'validate_recipients',
     title: 'Validate recipients',
     description:
-      'Checks addresses without sending anything: whether each is a valid single address (as "alice@example.com" or "Alice <alice@example.com>"), whether this server may send to it (the operator\'s allowlist), and whether its domain receives mail (DNS MX records). ' +
-      "Use it before send_email when an address comes from a document, a web page or the user's typing.",
+      'Check addresses without sending: a valid single address, allowed by the operator, a domain that receives ' +
+      'mail (MX). For addresses from documents, web pages or typing.',
     input: z.object({
-      addresses: z.array(z.string()).min(1).max(50).describe('Addresses to check, one per item (up to 50)'),
-      check_domains: z.boolean().default(true).describe("Look up each domain's mail servers in DNS (default true)"),
+      addresses: z.array(z.string()).min(1).max(50).describe('One per item'),
+      check_domains: z.boolean().default(true).describe('Look up MX records'),
     }),
     output: z.object({
       results: z.array(

@@ -7,10 +7,7 @@ export function createCreateDirectoryTool(context: FilesystemToolContext): Tool 
   return defineTool({
     name: 'create_directory',
     title: 'Create Directory',
-    description:
-      'Create a new directory or ensure a directory exists. Can create multiple nested directories in one ' +
-      'operation. If the directory already exists, this operation will succeed silently. Only works within ' +
-      'allowed directories.',
+    description: 'Create a directory and any missing parents; succeeds if it exists.',
     input: z.object({ path: pathArgument }),
     output: z.object({ content: z.string(), created: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

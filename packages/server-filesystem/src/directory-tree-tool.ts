@@ -12,17 +12,11 @@ export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
     name: 'directory_tree',
     title: 'Directory Tree',
     description:
-      "Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' " +
-      "(file/directory), and 'children' for directories. Files have no children array, while directories always " +
-      'have a children array (which may be empty). The output is formatted with 2-space indentation for ' +
-      'readability. excludePatterns skips names or globs (e.g. node_modules, **/*.log). Large trees are cut at ' +
-      'maxEntries or maxDepth and say so: narrow the path or add exclusions. Only works within allowed directories.',
+      'A recursive JSON tree of entries: name, type, and children for directories. A tree cut at maxEntries or ' +
+      'maxDepth says so: narrow the path or exclude more.',
     input: z.object({
       path: pathArgument,
-      excludePatterns: z
-        .array(z.string())
-        .default([])
-        .describe('Names or globs to leave out, with everything below them'),
+      excludePatterns: z.array(z.string()).default([]).describe('Names or globs, e.g. node_modules, **/*.log'),
       ...walkLimitArguments(context.limits),
     }),
     output: z.object({

@@ -18,21 +18,19 @@ export function createEditFileTool(context: FilesystemToolContext): Tool {
     name: 'edit_file',
     title: 'Edit File',
     description:
-      'Make line-based edits to a text file. Each edit replaces exact line sequences with new content (falling ' +
-      'back to matching lines with different indentation). Returns a git-style diff showing the changes made; ' +
-      'with dryRun nothing is written. All edits apply or none. Windows line ends are kept. ' +
-      'Only works within allowed directories.',
+      'Replace exact line sequences in a text file (or the same lines indented differently); all edits apply or ' +
+      'none. Returns a git-style diff; dryRun writes nothing.',
     input: z.object({
       path: pathArgument,
       edits: z
         .array(
           z.object({
-            oldText: z.string().describe('Text to search for - must match exactly'),
-            newText: z.string().describe('Text to replace with'),
+            oldText: z.string().describe('Exact text'),
+            newText: z.string(),
           }),
         )
         .min(1),
-      dryRun: z.boolean().default(false).describe('Preview changes using git-style diff format'),
+      dryRun: z.boolean().default(false),
     }),
     output: z.object({ content: z.string(), changed: z.boolean(), written: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -52,7 +52,8 @@ export async function guardForCall(context: FilesystemToolContext, call: ToolCon
   return narrowed;
 }
 
-/** The `path` argument every tool takes, described once. */
-export const pathArgument: z.ZodString = z
-  .string()
-  .describe('A path inside one of the allowed directories; absolute, or relative to an allowed directory');
+/**
+ * The `path` argument every tool takes. What a path may be (absolute, or
+ * relative to an allowed directory) is said once, by list_allowed_directories.
+ */
+export const pathArgument: z.ZodString = z.string();

@@ -9,10 +9,7 @@ export function createGetFileInfoTool(context: FilesystemToolContext): Tool {
   return defineTool({
     name: 'get_file_info',
     title: 'Get File Info',
-    description:
-      'Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, ' +
-      'creation time, last modified time, permissions, and type. This tool is perfect for understanding file ' +
-      'characteristics without reading the actual content. Only works within allowed directories.',
+    description: 'Size, times, permissions and type of a file or directory.',
     input: z.object({ path: pathArgument }),
     output: z.object({
       content: z.string(),

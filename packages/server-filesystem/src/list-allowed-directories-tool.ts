@@ -8,9 +8,8 @@ export function createListAllowedDirectoriesTool(context: FilesystemToolContext)
     name: 'list_allowed_directories',
     title: 'List Allowed Directories',
     description:
-      'Returns the list of directories that this server is allowed to access, each read-write or read-only. ' +
-      'Subdirectories within these allowed directories are also accessible. Use this to understand which ' +
-      'directories and their nested paths are available before trying to access files.',
+      'The directories this server may use, with everything below them, each read-write or read-only. Every ' +
+      'path is absolute or relative to one of them.',
     input: z.object({}),
     output: z.object({
       content: z.string(),

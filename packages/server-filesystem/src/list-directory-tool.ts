@@ -7,11 +7,7 @@ export function createListDirectoryTool(context: FilesystemToolContext): Tool {
   return defineTool({
     name: 'list_directory',
     title: 'List Directory',
-    description:
-      'Get a detailed listing of all files and directories in a specified path. Results clearly distinguish ' +
-      'between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding ' +
-      `directory structure and finding specific files within a directory. At most ${context.limits.maxEntries} ` +
-      'entries. Only works within allowed directories.',
+    description: `List a directory's entries, marked [FILE] or [DIR]; at most ${context.limits.maxEntries}.`,
     input: z.object({ path: pathArgument }),
     output: z.object({ content: z.string(), entries: z.number().int(), truncated: z.boolean() }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -10,14 +10,10 @@ export function createListDirectoryWithSizesTool(context: FilesystemToolContext)
   return defineTool({
     name: 'list_directory_with_sizes',
     title: 'List Directory with Sizes',
-    description:
-      'Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly ' +
-      'distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for ' +
-      'understanding directory structure and finding specific files within a directory. Links are listed with ' +
-      `their own size, not followed. At most ${context.limits.maxEntries} entries. Only works within allowed directories.`,
+    description: `List a directory's entries with sizes (a link's own), marked [FILE] or [DIR]; at most ${context.limits.maxEntries}.`,
     input: z.object({
       path: pathArgument,
-      sortBy: z.enum(['name', 'size']).default('name').describe('Sort entries by name or size'),
+      sortBy: z.enum(['name', 'size']).default('name'),
     }),
     output: z.object({
       content: z.string(),

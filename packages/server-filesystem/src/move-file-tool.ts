@@ -8,13 +8,12 @@ export function createMoveFileTool(context: FilesystemToolContext): Tool {
     name: 'move_file',
     title: 'Move File',
     description:
-      'Move or rename files and directories. Can move files between directories and rename them in a single ' +
-      'operation. If the destination exists, the operation will fail unless overwrite is true. A symbolic link is ' +
-      'moved itself, not what it points to. Both source and destination must be within allowed directories.',
+      'Move or rename a file or directory (a link itself, not its target). An existing destination is an error ' +
+      'unless overwrite.',
     input: z.object({
       source: pathArgument,
       destination: pathArgument,
-      overwrite: z.boolean().default(false).describe('Replace an existing destination'),
+      overwrite: z.boolean().default(false),
     }),
     output: z.object({ content: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

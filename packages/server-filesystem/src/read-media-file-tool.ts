@@ -9,10 +9,7 @@ export function createReadMediaFileTool(context: FilesystemToolContext): Tool {
   return defineTool({
     name: 'read_media_file',
     title: 'Read Media File',
-    description:
-      'Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are ' +
-      'returned as image/audio content; any other file type is returned as an embedded resource. ' +
-      `Files over ${context.limits.maxMediaBytes} bytes are refused. Only works within allowed directories.`,
+    description: `Read an image, audio or other file (up to ${context.limits.maxMediaBytes} bytes) as base64 content with its MIME type.`,
     input: z.object({ path: pathArgument }),
     output: z.object({
       content: z.array(

@@ -11,18 +11,10 @@ export function createReadMultipleFilesTool(context: FilesystemToolContext): Too
     name: 'read_multiple_files',
     title: 'Read Multiple Files',
     description:
-      'Read the contents of multiple files simultaneously. This is more efficient than reading files one by one ' +
-      "when you need to analyze or compare multiple files. Each file's content is returned with its path as a " +
-      `reference. Failed reads for individual files won't stop the entire operation. Each file is cut at ` +
-      `${context.limits.maxReadBytes} bytes (read_text_file with offset reads on). Only works within allowed directories.`,
+      'Read several text files in one call, each under its path; one failing does not stop the rest. Each is cut ' +
+      `at ${context.limits.maxReadBytes} bytes (read on with read_text_file).`,
     input: z.object({
-      paths: z
-        .array(z.string())
-        .min(1, 'At least one file path must be provided')
-        .max(maxPaths)
-        .describe(
-          'Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.',
-        ),
+      paths: z.array(z.string()).min(1, 'At least one file path must be provided').max(maxPaths),
     }),
     output: z.object({
       content: z.string(),

@@ -13,17 +13,15 @@ export function createReadTextFileTool(context: FilesystemToolContext, name: 're
     name,
     title: deprecated ? 'Read File (Deprecated)' : 'Read Text File',
     description: deprecated
-      ? 'Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.'
-      : 'Read a file as UTF-8 text. Use head or tail for the first or last N lines, or offset (first line, from 1) ' +
-        `and limit for a range. At most ${context.limits.maxReadBytes} bytes are returned; a longer read is cut at a ` +
-        'line and says where to continue (truncated, next_offset). total_lines tells how long the file is. ' +
-        'Only works within allowed directories.',
+      ? 'Deprecated: use read_text_file.'
+      : 'Read a file as UTF-8 text: all of it, head or tail N lines, or limit lines from offset. ' +
+        `A read over ${context.limits.maxReadBytes} bytes is cut at a line, with next_offset to read on.`,
     input: z.object({
       path: pathArgument,
-      head: lineCount.optional().describe('If provided, returns only the first N lines of the file'),
-      tail: lineCount.optional().describe('If provided, returns only the last N lines of the file'),
-      offset: lineCount.optional().describe('First line to return, counting from 1'),
-      limit: lineCount.optional().describe('Number of lines to return from offset'),
+      head: lineCount.optional(),
+      tail: lineCount.optional(),
+      offset: lineCount.optional().describe('From 1'),
+      limit: lineCount.optional(),
     }),
     output: z.object({
       content: z.string(),

@@ -38,26 +38,17 @@ export function createSearchFileContentsTool(context: FilesystemToolContext): To
     name: 'search_file_contents',
     title: 'Search File Contents',
     description:
-      'Find lines containing text, like grep: a literal string by default, or a JavaScript regular expression ' +
-      'with regex: true. include/exclude take globs (a glob without / matches file names at any depth, e.g. ' +
-      '"*.ts"; exclude also skips directories, e.g. "node_modules"). Returns path, line number (from 1) and the ' +
-      `line, with contextLines around it. Binary files and files over ${limits.maxFileBytes} bytes are skipped ` +
-      `and counted. At most ${limits.maxMatches} matches. Use search_files to find files by name.`,
+      'Find lines containing text, like grep (regex: true for a JavaScript regular expression): path, line number ' +
+      `and line. Skips binary files and files over ${limits.maxFileBytes} bytes.`,
     input: z.object({
-      path: pathArgument.describe('Directory to search below, or a single file'),
-      pattern: z.string().min(1).max(1000).describe('Text to find, or a regular expression with regex: true'),
+      path: pathArgument.describe('A directory or a file'),
+      pattern: z.string().min(1).max(1000),
       regex: z.boolean().default(false),
       ignoreCase: z.boolean().default(false),
-      include: z.array(z.string()).default([]).describe('Only files matching one of these globs'),
-      exclude: z.array(z.string()).default([]).describe('Skip files and directories matching these globs'),
-      contextLines: z.number().int().min(0).max(10).default(0).describe('Lines to show before and after each match'),
-      maxResults: z
-        .number()
-        .int()
-        .min(1)
-        .max(limits.maxMatches)
-        .optional()
-        .describe(`Default and most: ${limits.maxMatches}`),
+      include: z.array(z.string()).default([]).describe('Globs; without / they match names at any depth: "*.ts"'),
+      exclude: z.array(z.string()).default([]).describe('Globs of files and directories to skip'),
+      contextLines: z.number().int().min(0).max(10).default(0),
+      maxResults: z.number().int().min(1).max(limits.maxMatches).optional(),
     }),
     output: z.object({
       content: z.string(),

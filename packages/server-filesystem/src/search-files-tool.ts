@@ -11,18 +11,12 @@ export function createSearchFilesTool(context: FilesystemToolContext): Tool {
     name: 'search_files',
     title: 'Search Files',
     description:
-      'Recursively search for files and directories matching a pattern. The patterns should be glob-style ' +
-      'patterns that match paths relative to the working directory. Use pattern like "*.ext" to match files in ' +
-      'current directory, and "**/*.ext" to match files in all subdirectories. Returns full paths to all matching ' +
-      "items. Great for finding files when you don't know their exact location. To search inside files, use " +
-      'search_file_contents. Only searches within allowed directories.',
+      'Find files and directories by name: full paths of those whose path below `path` matches a glob. ' +
+      'To search inside files, use search_file_contents.',
     input: z.object({
       path: pathArgument,
-      pattern: z.string().min(1).describe('Glob on the path relative to `path`: *, ?, **, [abc], {a,b}'),
-      excludePatterns: z
-        .array(z.string())
-        .default([])
-        .describe('Globs on the relative path to skip, with everything below'),
+      pattern: z.string().min(1).describe('"*.ts" here, "**/*.ts" at any depth; also ?, [abc], {a,b}'),
+      excludePatterns: z.array(z.string()).default([]).describe('Globs to skip, with everything below'),
       ...walkLimitArguments(context.limits),
     }),
     output: z.object({

@@ -7,20 +7,8 @@ export function walkLimitArguments(limits: FilesystemLimits): {
   maxEntries: z.ZodOptional<z.ZodNumber>;
 } {
   return {
-    maxDepth: z
-      .number()
-      .int()
-      .min(1)
-      .max(limits.maxDepth)
-      .optional()
-      .describe(`Levels to descend, 1 = the directory's own entries (default and most: ${limits.maxDepth})`),
-    maxEntries: z
-      .number()
-      .int()
-      .min(1)
-      .max(limits.maxEntries)
-      .optional()
-      .describe(`Entries to return at most (default and most: ${limits.maxEntries})`),
+    maxDepth: z.number().int().min(1).max(limits.maxDepth).optional().describe('1 = only its own entries'),
+    maxEntries: z.number().int().min(1).max(limits.maxEntries).optional(),
   };
 }
 

@@ -9,10 +9,8 @@ export function createWriteFileTool(context: FilesystemToolContext): Tool {
     name: 'write_file',
     title: 'Write File',
     description:
-      'Create a new file or completely overwrite an existing file with new content. Use with caution as it will ' +
-      'overwrite existing files without warning. The write is atomic (readers never see half a file) and keeps ' +
-      `the permissions of the file it replaces. At most ${context.limits.maxFileBytes} bytes. ` +
-      'Only works within allowed directories.',
+      'Create a file, or replace one without warning (atomically, keeping its permissions). ' +
+      `At most ${context.limits.maxFileBytes} bytes.`,
     input: z.object({ path: pathArgument, content: z.string() }),
     output: z.object({ content: z.string(), bytes: z.number().int(), created: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

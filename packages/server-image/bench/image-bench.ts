@@ -61,22 +61,22 @@ const decode = { autoOrient: true, failOn: 'error', sequentialRead: true } as co
 const cases: Case[] = [
   {
     name: 'resize 4000×3000 JPEG → 1024 wide JPEG',
-    tool: 'resize_image',
-    arguments: { path: 'large.jpg', width: 1024 },
+    tool: 'process_image',
+    arguments: { path: 'large.jpg', operations: [{ op: 'resize', width: 1024 }] },
     raw: () => sharp(large, decode).resize({ width: 1024, withoutEnlargement: true }).jpeg().toBuffer(),
     calls: 40,
   },
   {
     name: 'convert 1500×1000 JPEG → WebP',
-    tool: 'convert_image',
+    tool: 'process_image',
     arguments: { path: 'medium.jpg', format: 'webp' },
     raw: () => sharp(medium, decode).webp().toBuffer(),
     calls: 40,
   },
   {
     name: 'thumbnail 4000×3000 JPEG → 256² WebP (attention)',
-    tool: 'thumbnail_image',
-    arguments: { path: 'large.jpg', size: 256 },
+    tool: 'process_image',
+    arguments: { path: 'large.jpg', operations: [{ op: 'thumbnail', size: 256 }], format: 'webp' },
     raw: () =>
       sharp(large, decode)
         .resize({ width: 256, height: 256, fit: 'cover', position: sharp.strategy.attention, withoutEnlargement: true })

@@ -1,16 +1,9 @@
 import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
 import { createMcpServer, LocalError, type McpServer, parseOptions } from '@toolshed/mcp-core';
-import { createAdjustImageTool } from './adjust-image-tool.ts';
-import { createConvertImageTool } from './convert-image-tool.ts';
-import { createCropImageTool } from './crop-image-tool.ts';
 import type { ImageContext } from './image-context.ts';
 import { createImageInfoTool } from './image-info-tool.ts';
 import { type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
 import { createProcessImageTool } from './process-image-tool.ts';
-import { createResizeImageTool } from './resize-image-tool.ts';
-import { createRotateImageTool } from './rotate-image-tool.ts';
-import { createThumbnailImageTool } from './thumbnail-image-tool.ts';
-import { createWatermarkImageTool } from './watermark-image-tool.ts';
 import { WorkLimiter } from './work-limiter.ts';
 
 const serverVersion = '0.1.0';
@@ -29,8 +22,8 @@ function inputGuard(options: ImageServerOptions): PathGuard | undefined {
 }
 
 /**
- * An image server: image_info, resize, crop, rotate, convert, thumbnail,
- * watermark, adjust and a pipeline, on sharp. Inputs come from the allowed
+ * An image server on sharp: image_info, and process_image, which resizes,
+ * crops, rotates, converts, thumbnails, watermarks and adjusts in one pass. Inputs come from the allowed
  * directories, as base64, or (when allowed) from public URLs; results come
  * back as images fitted to what clients accept, and full-size into the
  * output directory when there is one.
@@ -75,19 +68,9 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
     version: serverVersion,
     instructions:
       `Image tools on sharp. Give each image as ${sources.join(', or ')}. Use image_info first when you need the size. ` +
-      'For more than one change, use process_image: one decode, one encode. Results come back as images you can see' +
+      'process_image applies one or more steps in order, with one decode and one encode. Results come back as images you can see' +
       (context.outputs === undefined ? '.' : ', and full-size files in the output directory.'),
-    tools: [
-      createImageInfoTool(context),
-      createResizeImageTool(context),
-      createCropImageTool(context),
-      createRotateImageTool(context),
-      createConvertImageTool(context),
-      createThumbnailImageTool(context),
-      createWatermarkImageTool(context),
-      createAdjustImageTool(context),
-      createProcessImageTool(context),
-    ],
+    tools: [createImageInfoTool(context), createProcessImageTool(context)],
     onClose: () => context.fetcher?.close(),
   });
 }

@@ -10,7 +10,7 @@ import {
   svgReadingAFile,
   webpDeclaring,
 } from './__fixtures__/crafted-images.ts';
-import { type ImageHarness, startImageHarness, textOf } from './__fixtures__/image-harness.ts';
+import { type ImageHarness, oneStep, startImageHarness, textOf } from './__fixtures__/image-harness.ts';
 import { type ImageWebServer, startImageWebServer } from './__fixtures__/image-web-server.ts';
 import { animation, everyFormat, photo } from './__fixtures__/sample-images.ts';
 
@@ -70,9 +70,11 @@ describe('decompression bombs, damaged files and wrong names', () => {
     ['frames-300.gif', /has 300 frames; at most 50 are processed/],
     ['frames-300.webp', /has 300 frames; at most 50 are processed/],
   ])('refuses the bomb %s before decoding it', async (path, message) => {
-    for (const tool of ['resize_image', 'process_image']) {
-      const args = tool === 'resize_image' ? { path, width: 100 } : { path, operations: [{ op: 'adjust', blur: 2 }] };
-      const result = await h.call(tool, args);
+    for (const step of [
+      { op: 'resize', width: 100 },
+      { op: 'adjust', blur: 2 },
+    ]) {
+      const result = await h.call('process_image', { path, operations: [step] });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(message);
     }
@@ -94,7 +96,7 @@ describe('decompression bombs, damaged files and wrong names', () => {
     }));
     try {
       writeFileSync(join(tight.images, 'film.gif'), await animation(30, 200, 200));
-      const result = await tight.call('resize_image', { path: 'film.gif', width: 100 });
+      const result = await tight.call('process_image', oneStep('resize', { path: 'film.gif', width: 100 }));
       expect(textOf(result)).toMatch(/200×200 × 30 frames = 1200000 pixels/);
     } finally {
       await tight.close();
@@ -103,7 +105,7 @@ describe('decompression bombs, damaged files and wrong names', () => {
 
   it.each(['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff'])('refuses a truncated %s clearly', async (format) => {
     const before = readdirSync(h.out);
-    const result = await h.call('resize_image', { path: `truncated.${format}`, width: 100 });
+    const result = await h.call('process_image', oneStep('resize', { path: `truncated.${format}`, width: 100 }));
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/truncated or corrupt|not an image this server can read|could not be processed/);
     expect(readdirSync(h.out)).toEqual(before);
@@ -119,8 +121,11 @@ describe('decompression bombs, damaged files and wrong names', () => {
     ['drawing.png', /is SVG, which is not accepted/],
     ['drawing.svg', /is SVG, which is not accepted/],
   ])('refuses %s, whatever its name says', async (path, message) => {
-    for (const tool of ['image_info', 'convert_image']) {
-      const result = await h.call(tool, { path, format: 'png' });
+    for (const [tool, args] of [
+      ['image_info', { path }],
+      ['process_image', { path, format: 'png' }],
+    ] as const) {
+      const result = await h.call(tool, args);
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(message);
     }
@@ -131,7 +136,7 @@ describe('decompression bombs, damaged files and wrong names', () => {
     ['really-a-png.jpg', 'png'],
     ['really-a-webp.gif', 'webp'],
   ])('reads %s by its bytes, as %s', async (path, format) => {
-    const result = await h.call('resize_image', { path, width: 100 });
+    const result = await h.call('process_image', oneStep('resize', { path, width: 100 }));
     expect(result.structuredContent).toMatchObject({ source: { format }, result: { format } });
   });
 
@@ -139,7 +144,7 @@ describe('decompression bombs, damaged files and wrong names', () => {
     ['not base64', { data: '!!!! not base64 ####' }, /data is not base64/],
     ['base64 that is not an image', { data: Buffer.from('hello world').toString('base64') }, /not an image/],
   ])('refuses data that is %s', async (_name, source, message) => {
-    const result = await h.call('resize_image', { ...source, width: 10 });
+    const result = await h.call('process_image', oneStep('resize', { ...source, width: 10 }));
     expect(textOf(result)).toMatch(message);
   });
 
@@ -186,14 +191,20 @@ describe('path escapes', () => {
     ['good.png\0.txt', /Access denied|not allowed|NUL/i],
     ['', /exactly one of path, url or data|Too small|at least 1/i],
   ])('refuses the input path %j', async (path, message) => {
-    const result = await h.call('resize_image', { path: path === '' ? undefined : path, width: 10 });
+    const result = await h.call(
+      'process_image',
+      oneStep('resize', { path: path === '' ? undefined : path, width: 10 }),
+    );
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(message);
     expect(textOf(result)).not.toContain(outside);
   });
 
   it('refuses an overlay from outside the directories', async () => {
-    const result = await h.call('watermark_image', { path: 'good.png', overlay: { path: '../outside/private.png' } });
+    const result = await h.call(
+      'process_image',
+      oneStep('watermark', { path: 'good.png', overlay: { path: '../outside/private.png' } }),
+    );
     expect(textOf(result)).toMatch(/Access denied/);
   });
 
@@ -209,7 +220,7 @@ describe('path escapes', () => {
     'right\u202eto-left.png',
     ' padded.png',
   ])('refuses the output name %j and writes nothing', async (name) => {
-    const result = await h.call('resize_image', { path: 'good.png', width: 10, output_name: name });
+    const result = await h.call('process_image', oneStep('resize', { path: 'good.png', width: 10, output_name: name }));
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/must be a plain file name/);
     expect(readdirSync(h.out)).toEqual([]);
@@ -251,7 +262,10 @@ describe('SSRF: URL inputs reach public addresses only', () => {
   });
 
   it('fetches an image from an allowed host', async () => {
-    const result = await h.call('resize_image', { url: `http://images.test:${port}/photo.png`, width: 50 });
+    const result = await h.call(
+      'process_image',
+      oneStep('resize', { url: `http://images.test:${port}/photo.png`, width: 50 }),
+    );
     expect(result.structuredContent).toMatchObject({ source: { format: 'png', width: 200 }, result: { width: 50 } });
   });
 
@@ -318,7 +332,10 @@ describe('SSRF: URL inputs reach public addresses only', () => {
     ['a page that is not an image', '/page.html', /not an image this server can read/],
     ['a redirect loop', `/to?url=${encodeURIComponent('/to?url=/to?url=/to?url=/to')}`, /redirected more than 3 times/],
   ])('refuses %s clearly', async (_name, path, message) => {
-    const result = await h.call('resize_image', { url: `http://images.test:${port}${path}`, width: 10 });
+    const result = await h.call(
+      'process_image',
+      oneStep('resize', { url: `http://images.test:${port}${path}`, width: 10 }),
+    );
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(message);
   });

@@ -63,10 +63,16 @@ describe('toolshed-image bin', () => {
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(recording.transport);
     for (const path of ['declared-50000.png', 'zeros-144mp.png']) {
-      const refused = await client.callTool({ name: 'resize_image', arguments: { path, width: 100 } });
+      const refused = await client.callTool({
+        name: 'process_image',
+        arguments: { path, operations: [{ op: 'resize', width: 100 }] },
+      });
       expect(refused.isError).toBe(true);
     }
-    const result = await client.callTool({ name: 'resize_image', arguments: { path: 'large.jpg', width: 2000 } });
+    const result = await client.callTool({
+      name: 'process_image',
+      arguments: { path: 'large.jpg', operations: [{ op: 'resize', width: 2000 }] },
+    });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
       result: { width: 2000, height: 1500 },
@@ -85,9 +91,12 @@ describe('toolshed-image bin', () => {
       const client = new ClientV2({ name: 'test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(server.url));
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(2);
       const data = (await (await photo(300, 200)).png().toBuffer()).toString('base64');
-      const result = await client.callTool({ name: 'thumbnail_image', arguments: { data, size: 50 } });
+      const result = await client.callTool({
+        name: 'process_image',
+        arguments: { data, operations: [{ op: 'thumbnail', size: 50 }], format: 'webp' },
+      });
       expect(result.structuredContent).toMatchObject({ result: { format: 'webp', width: 50, height: 50 } });
       expect((result.content as { type: string }[]).map((block) => block.type)).toEqual(['text', 'image']);
       await client.close();

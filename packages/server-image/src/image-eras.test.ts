@@ -37,18 +37,11 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 async function expectImageWorks(target: TestTarget, client: TestClientKind, transport: TestTransportKind) {
   const connection = await connectTestClient(target, { client, transport });
   try {
-    expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual([
-      'adjust_image',
-      'convert_image',
-      'crop_image',
-      'image_info',
-      'process_image',
-      'resize_image',
-      'rotate_image',
-      'thumbnail_image',
-      'watermark_image',
-    ]);
-    const resized = await connection.callTool('resize_image', { path: 'photo.jpg', width: 400 });
+    expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual(['image_info', 'process_image']);
+    const resized = await connection.callTool('process_image', {
+      path: 'photo.jpg',
+      operations: [{ op: 'resize', width: 400 }],
+    });
     expect(resized.isError).toBeFalsy();
     expect(resized.structuredContent).toMatchObject({
       source: { format: 'jpeg', width: 800, height: 600 },
@@ -61,7 +54,7 @@ async function expectImageWorks(target: TestTarget, client: TestClientKind, tran
     expect(preview?.mimeType).toBe('image/jpeg');
     const previewBytes = Buffer.from(String(preview?.data), 'base64');
     expect(await sharp(previewBytes).metadata()).toMatchObject({ width: 400, height: 300 });
-    const noSize = await connection.callTool('resize_image', { path: 'photo.jpg' });
+    const noSize = await connection.callTool('process_image', { path: 'photo.jpg', operations: [{ op: 'resize' }] });
     expect(noSize.isError).toBe(true);
     expect(noSize.content[0]?.text).toMatch(/needs a width, a height, or both/);
     expect(connection.protocolProblems()).toEqual([]);

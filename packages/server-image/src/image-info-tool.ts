@@ -46,9 +46,8 @@ export function createImageInfoTool(context: ImageContext): Tool {
     name: 'image_info',
     title: 'Image Info',
     description:
-      'Describe an image without changing it: format, size as displayed, EXIF orientation, channels, alpha, colour ' +
-      'space, animation frames, camera EXIF summary, whether it carries GPS location, and whether it is within the ' +
-      'limits the other tools accept. Reads only the header, so it works on any size.',
+      'Describe an image from its header, at any size: format, size as displayed, orientation, frames, camera EXIF, ' +
+      'whether it holds a GPS location and is within the limits. Give one of path, url, data.',
     input: z.object(imageSourceFields),
     output: infoShape,
     annotations: {

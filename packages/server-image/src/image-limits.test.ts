@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DnsServer, startDnsServer } from '@toolshed/guards/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ImageHarness, startImageHarness, textOf } from './__fixtures__/image-harness.ts';
+import { type ImageHarness, oneStep, startImageHarness, textOf } from './__fixtures__/image-harness.ts';
 import { type ImageWebServer, startImageWebServer } from './__fixtures__/image-web-server.ts';
 import { photo } from './__fixtures__/sample-images.ts';
 
@@ -37,10 +37,10 @@ describe('time and concurrency limits', () => {
   const quick = { path: 'small.png', width: 32 };
 
   it('stops a call at the time limit, with a clear error, and keeps serving', async () => {
-    const result = await h.call('adjust_image', endless());
+    const result = await h.call('process_image', oneStep('adjust', endless()));
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/took longer than 1000 ms, the limit for one call/);
-    const after = await h.call('resize_image', quick);
+    const after = await h.call('process_image', oneStep('resize', quick));
     expect(after.isError, textOf(after)).toBeFalsy();
   });
 
@@ -51,7 +51,7 @@ describe('time and concurrency limits', () => {
       limits: { maxConcurrent: 1, maxQueued: 1 },
     }));
     const results = await Promise.all(
-      [1, 2, 3].map(() => roomy.call('adjust_image', { path: 'large.jpg', blur: 5 })),
+      [1, 2, 3].map(() => roomy.call('process_image', oneStep('adjust', { path: 'large.jpg', blur: 5 }))),
     ).finally(() => roomy.close());
     const busy = results.filter((result) => /The image server is busy/.test(textOf(result)));
     expect(busy).toHaveLength(1);
@@ -62,10 +62,10 @@ describe('time and concurrency limits', () => {
 
   it('stops waiting when the caller cancels, and the server goes on', async () => {
     const controller = new AbortController();
-    const pending = h.call('adjust_image', endless(), { signal: controller.signal });
+    const pending = h.call('process_image', oneStep('adjust', endless()), { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toThrow(/abort/i);
-    const after = await h.call('resize_image', quick);
+    const after = await h.call('process_image', oneStep('resize', quick));
     expect(after.isError, textOf(after)).toBeFalsy();
   });
 });

@@ -6,10 +6,17 @@ import {
   type CallResult,
   type ImageHarness,
   imageOf,
+  oneStep,
   startImageHarness,
   textOf,
 } from './__fixtures__/image-harness.ts';
 import { animation, everyFormat, photo, sidewaysPhoneJpeg, transparentPng } from './__fixtures__/sample-images.ts';
+import { adjustFields } from './operations/adjust-operation.ts';
+import { cropFields } from './operations/crop-operation.ts';
+import { resizeFields } from './operations/resize-operation.ts';
+import { rotateFields } from './operations/rotate-operation.ts';
+import { thumbnailFields } from './operations/thumbnail-operation.ts';
+import { watermarkFields } from './operations/watermark-operation.ts';
 
 type Structured = {
   source: { format: string; width: number; height: number; frames: number };
@@ -81,23 +88,31 @@ describe('image server with an output directory', () => {
     await h.close();
   });
 
-  it('lists nine tools with annotations that say they add files', async () => {
+  it('lists image_info and process_image, with annotations that say process_image adds files', async () => {
     const { tools } = await h.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      'adjust_image',
-      'convert_image',
-      'crop_image',
-      'image_info',
-      'process_image',
-      'resize_image',
-      'rotate_image',
-      'thumbnail_image',
-      'watermark_image',
-    ]);
-    const resize = tools.find((tool) => tool.name === 'resize_image');
-    expect(resize?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(tools.map((tool) => tool.name)).toEqual(['image_info', 'process_image']);
+    const process = tools.find((tool) => tool.name === 'process_image');
+    expect(process?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
     expect(tools.find((tool) => tool.name === 'image_info')?.annotations?.readOnlyHint).toBe(true);
     for (const tool of tools) expect(tool.outputSchema, tool.name).toBeDefined();
+  });
+
+  it("names every step's every argument in the line that describes the steps", async () => {
+    const { tools } = await h.client.listTools();
+    const properties = tools.find((tool) => tool.name === 'process_image')?.inputSchema.properties ?? {};
+    const guide = (properties as Record<string, { description?: string }>).operations?.description ?? '';
+    const steps: [string, object][] = [
+      ['resize', resizeFields],
+      ['crop', cropFields],
+      ['rotate', rotateFields],
+      ['adjust', adjustFields],
+      ['thumbnail', thumbnailFields],
+      ['watermark', { ...watermarkFields, overlay: true }],
+    ];
+    for (const [op, fields] of steps) {
+      const [, listed = ''] = new RegExp(`\\b${op} \\{([^{}]*(?:\\{[^{}]*\\}[^{}]*)?)\\}`).exec(guide) ?? [];
+      for (const field of Object.keys(fields)) expect(listed, `${op} ${field}`).toMatch(new RegExp(`\\b${field}\\b`));
+    }
   });
 
   it('describes a phone photo as displayed, with its camera fields and GPS', async () => {
@@ -128,7 +143,7 @@ describe('image server with an output directory', () => {
   });
 
   it.each(Object.keys(formatOf))('resizes a %s, keeping its format, and strips metadata', async (format) => {
-    const result = await h.call('resize_image', { path: `photo.${format}`, width: 400 });
+    const result = await h.call('process_image', oneStep('resize', { path: `photo.${format}`, width: 400 }));
     const data = structured(result);
     expect(data).toMatchObject({
       source: { format, width: 800, height: 600 },
@@ -147,7 +162,7 @@ describe('image server with an output directory', () => {
   });
 
   it.each(['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff'])('converts a JPEG to %s', async (format) => {
-    const result = await h.call('convert_image', { path: 'photo.jpeg', format, quality: 70 });
+    const result = await h.call('process_image', { path: 'photo.jpeg', format, quality: 70 });
     expect(structured(result).result).toMatchObject({ format, width: 800, height: 600 });
     const file = await fileMetadata(result);
     expect(file.format).toBe(formatOf[format]);
@@ -159,7 +174,7 @@ describe('image server with an output directory', () => {
   });
 
   it('applies EXIF orientation and removes EXIF and GPS by default', async () => {
-    const result = await h.call('resize_image', { path: 'phone.jpg', width: 400 });
+    const result = await h.call('process_image', oneStep('resize', { path: 'phone.jpg', width: 400 }));
     expect(structured(result).result).toMatchObject({ width: 400, height: 600 });
     for (const metadata of [(await imageOf(result)).metadata, await fileMetadata(result)]) {
       expect([metadata.width, metadata.height]).toEqual([400, 600]);
@@ -169,7 +184,10 @@ describe('image server with an output directory', () => {
   });
 
   it('keeps EXIF, GPS included, when asked, with the orientation reset to upright', async () => {
-    const result = await h.call('resize_image', { path: 'phone.jpg', width: 400, keep_metadata: true });
+    const result = await h.call(
+      'process_image',
+      oneStep('resize', { path: 'phone.jpg', width: 400, keep_metadata: true }),
+    );
     expect(structured(result).metadata).toBe('kept');
     const file = await fileMetadata(result);
     expect(file.orientation).toBe(1);
@@ -178,7 +196,7 @@ describe('image server with an output directory', () => {
   });
 
   it('fits a large result into the preview budget and writes it in full', async () => {
-    const result = await h.call('convert_image', { path: 'big.png', format: 'png' });
+    const result = await h.call('process_image', { path: 'big.png', format: 'png' });
     const data = structured(result);
     expect(data.result).toMatchObject({ width: 3000, height: 2000 });
     expect(data.preview.scaled).toBe(true);
@@ -190,31 +208,44 @@ describe('image server with an output directory', () => {
   });
 
   it('crops an exact region, and refuses one outside the image', async () => {
-    const result = await h.call('crop_image', { path: 'photo.png', left: 100, top: 50, width: 300, height: 200 });
+    const result = await h.call(
+      'process_image',
+      oneStep('crop', { path: 'photo.png', left: 100, top: 50, width: 300, height: 200 }),
+    );
     expect(structured(result).result).toMatchObject({ width: 300, height: 200 });
     const original = await sharp(samples.png).extract({ left: 100, top: 50, width: 300, height: 200 }).raw().toBuffer();
     const cropped = await sharp(readFileSync(structured(result).file?.path ?? ''))
       .raw()
       .toBuffer();
     expect(cropped.equals(original)).toBe(true);
-    const outside = await h.call('crop_image', { path: 'photo.png', left: 700, top: 0, width: 300, height: 200 });
+    const outside = await h.call(
+      'process_image',
+      oneStep('crop', { path: 'photo.png', left: 700, top: 0, width: 300, height: 200 }),
+    );
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).toMatch(/reaches outside the 800×600 image/);
   });
 
   it.each(['attention', 'entropy', 'centre'])('crops by %s to the size asked', async (strategy) => {
-    const result = await h.call('crop_image', { path: 'photo.jpeg', width: 300, height: 300, strategy });
+    const result = await h.call(
+      'process_image',
+      oneStep('crop', { path: 'photo.jpeg', width: 300, height: 300, strategy }),
+    );
     expect(structured(result).result).toMatchObject({ width: 300, height: 300 });
   });
 
   it('rotates, mirrors, and grows the canvas for odd angles', async () => {
-    expect(structured(await h.call('rotate_image', { path: 'photo.png', angle: 90 })).result).toMatchObject({
+    expect(
+      structured(await h.call('process_image', oneStep('rotate', { path: 'photo.png', angle: 90 }))).result,
+    ).toMatchObject({
       width: 600,
       height: 800,
     });
-    const odd = structured(await h.call('rotate_image', { path: 'photo.png', angle: 45, format: 'png' }));
+    const odd = structured(
+      await h.call('process_image', oneStep('rotate', { path: 'photo.png', angle: 45, format: 'png' })),
+    );
     expect(odd.result.width).toBeGreaterThan(980);
-    const flipped = await h.call('rotate_image', { path: 'photo.png', flip: true });
+    const flipped = await h.call('process_image', oneStep('rotate', { path: 'photo.png', flip: true }));
     const top = await sharp(samples.png).extract({ left: 0, top: 0, width: 800, height: 1 }).raw().toBuffer();
     const bottom = await sharp(readFileSync(structured(flipped).file?.path ?? ''))
       .extract({ left: 0, top: 599, width: 800, height: 1 })
@@ -223,10 +254,18 @@ describe('image server with an output directory', () => {
     expect(bottom.equals(top)).toBe(true);
   });
 
-  it('makes a square WebP thumbnail by default', async () => {
-    const result = await h.call('thumbnail_image', { path: 'phone.jpg', size: 128 });
+  it('makes a square thumbnail by default, in the format asked', async () => {
+    const result = await h.call(
+      'process_image',
+      oneStep('thumbnail', { path: 'phone.jpg', size: 128, format: 'webp' }),
+    );
     expect(structured(result).result).toMatchObject({ format: 'webp', width: 128, height: 128 });
     expect((await imageOf(result)).mimeType).toBe('image/webp');
+  });
+
+  it('converts with format alone, no steps', async () => {
+    const result = await h.call('process_image', { path: 'photo.png', format: 'webp' });
+    expect(structured(result)).toMatchObject({ operations: [], result: { format: 'webp', width: 800, height: 600 } });
   });
 
   it('stamps a text watermark in the chosen corner only', async () => {
@@ -234,12 +273,15 @@ describe('image server with an output directory', () => {
       .png()
       .toBuffer();
     writeFileSync(join(h.images, 'black.png'), plain);
-    const result = await h.call('watermark_image', {
-      path: 'black.png',
-      text: 'Toolshed',
-      opacity: 1,
-      gravity: 'southeast',
-    });
+    const result = await h.call(
+      'process_image',
+      oneStep('watermark', {
+        path: 'black.png',
+        text: 'Toolshed',
+        opacity: 1,
+        gravity: 'southeast',
+      }),
+    );
     const path = structured(result).file?.path ?? '';
     const corner = await regionStats(path, { left: 250, top: 200, width: 150, height: 100 });
     const opposite = await regionStats(path, { left: 0, top: 0, width: 150, height: 100 });
@@ -252,13 +294,16 @@ describe('image server with an output directory', () => {
       .png()
       .toBuffer();
     writeFileSync(join(h.images, 'black2.png'), plain);
-    const result = await h.call('watermark_image', {
-      path: 'black2.png',
-      overlay: { path: 'logo.png' },
-      gravity: 'centre',
-      scale: 0.5,
-      opacity: 0.5,
-    });
+    const result = await h.call(
+      'process_image',
+      oneStep('watermark', {
+        path: 'black2.png',
+        overlay: { path: 'logo.png' },
+        gravity: 'centre',
+        scale: 0.5,
+        opacity: 0.5,
+      }),
+    );
     const centre = await regionStats(structured(result).file?.path ?? '', {
       left: 190,
       top: 140,
@@ -267,12 +312,18 @@ describe('image server with an output directory', () => {
     });
     expect(centre.channels[0]?.mean).toBeGreaterThan(100);
     expect(centre.channels[0]?.mean).toBeLessThan(155);
-    const both = await h.call('watermark_image', { path: 'black2.png', text: 'x', overlay: { path: 'logo.png' } });
+    const both = await h.call(
+      'process_image',
+      oneStep('watermark', { path: 'black2.png', text: 'x', overlay: { path: 'logo.png' } }),
+    );
     expect(textOf(both)).toMatch(/exactly one of text or overlay/);
   });
 
   it('adjusts: grayscale leaves no colour', async () => {
-    const result = await h.call('adjust_image', { path: 'photo.jpeg', grayscale: true, sharpen: 1, format: 'png' });
+    const result = await h.call(
+      'process_image',
+      oneStep('adjust', { path: 'photo.jpeg', grayscale: true, sharpen: 1, format: 'png' }),
+    );
     const coloured = (raw: { data: Buffer; info: OutputInfo }) => {
       let count = 0;
       for (let at = 0; at < raw.data.length; at += raw.info.channels) {
@@ -285,7 +336,7 @@ describe('image server with an output directory', () => {
     const original = await sharp(join(h.images, 'photo.jpeg')).raw().toBuffer({ resolveWithObject: true });
     expect(coloured(original)).toBeGreaterThan(100_000);
     expect(coloured(adjusted)).toBe(0);
-    const none = await h.call('adjust_image', { path: 'photo.jpeg' });
+    const none = await h.call('process_image', oneStep('adjust', { path: 'photo.jpeg' }));
     expect(textOf(none)).toMatch(/at least one of/);
   });
 
@@ -308,37 +359,52 @@ describe('image server with an output directory', () => {
   });
 
   it('keeps animations animated where the format can hold them', async () => {
-    const result = await h.call('resize_image', { path: 'spinner.gif', width: 32 });
+    const result = await h.call('process_image', oneStep('resize', { path: 'spinner.gif', width: 32 }));
     expect(structured(result).result).toMatchObject({ format: 'gif', width: 32, height: 24, frames: 5 });
     expect((await fileMetadata(result)).pages).toBe(5);
-    const webp = await h.call('convert_image', { path: 'spinner.gif', format: 'webp' });
+    const webp = await h.call('process_image', { path: 'spinner.gif', format: 'webp' });
     expect((await fileMetadata(webp)).pages).toBe(5);
   });
 
   it('uses the first frame, and says so, where a step or format cannot animate', async () => {
-    const rotated = structured(await h.call('rotate_image', { path: 'spinner.gif', angle: 90 }));
+    const rotated = structured(await h.call('process_image', oneStep('rotate', { path: 'spinner.gif', angle: 90 })));
     expect(rotated.result).toMatchObject({ frames: 1, width: 48, height: 64 });
     expect(rotated.notes?.[0]).toMatch(/first of 5 frames.*rotate works on still images/);
-    const png = structured(await h.call('convert_image', { path: 'spinner.gif', format: 'png' }));
+    const png = structured(await h.call('process_image', { path: 'spinner.gif', format: 'png' }));
     expect(png.notes?.[0]).toMatch(/png cannot hold an animation/);
   });
 
   it('writes to the name asked, leaves a repeat alone, and never replaces other bytes', async () => {
-    const first = await h.call('resize_image', { path: 'photo.jpeg', width: 100, output_name: 'small.jpg' });
+    const first = await h.call(
+      'process_image',
+      oneStep('resize', { path: 'photo.jpeg', width: 100, output_name: 'small.jpg' }),
+    );
     expect(structured(first).file?.path).toBe(join(h.out, 'small.jpg'));
-    const again = await h.call('resize_image', { path: 'photo.jpeg', width: 100, output_name: 'small.jpg' });
+    const again = await h.call(
+      'process_image',
+      oneStep('resize', { path: 'photo.jpeg', width: 100, output_name: 'small.jpg' }),
+    );
     expect(again.isError).toBeFalsy();
-    const other = await h.call('resize_image', { path: 'photo.jpeg', width: 120, output_name: 'small.jpg' });
+    const other = await h.call(
+      'process_image',
+      oneStep('resize', { path: 'photo.jpeg', width: 120, output_name: 'small.jpg' }),
+    );
     expect(textOf(other)).toMatch(/small\.jpg already exists/);
     expect((await sharp(join(h.out, 'small.jpg')).metadata()).width).toBe(100);
-    const named = await h.call('resize_image', { path: 'photo.jpeg', width: 100, output_name: 'small.webp' });
+    const named = await h.call(
+      'process_image',
+      oneStep('resize', { path: 'photo.jpeg', width: 100, output_name: 'small.webp' }),
+    );
     expect(structured(named).result.format).toBe('webp');
-    const disagree = await h.call('resize_image', {
-      path: 'photo.jpeg',
-      width: 100,
-      output_name: 'x.png',
-      format: 'jpeg',
-    });
+    const disagree = await h.call(
+      'process_image',
+      oneStep('resize', {
+        path: 'photo.jpeg',
+        width: 100,
+        output_name: 'x.png',
+        format: 'jpeg',
+      }),
+    );
     expect(textOf(disagree)).toMatch(/make them agree/);
     expect(readdirSync(h.out).some((name) => name.endsWith('.tmp'))).toBe(false);
   });
@@ -346,9 +412,9 @@ describe('image server with an output directory', () => {
   it('takes base64 data, with or without a data: URL prefix', async () => {
     const data = samples.png?.toString('base64') ?? '';
     for (const given of [data, `data:image/png;base64,${data}`]) {
-      const result = await h.call('thumbnail_image', { data: given, size: 64 });
+      const result = await h.call('process_image', oneStep('thumbnail', { data: given, size: 64 }));
       expect(structured(result).result).toMatchObject({ width: 64, height: 64 });
-      expect(structured(result).file?.path).toMatch(/image-thumbnail-[0-9a-f]{10}\.webp$/);
+      expect(structured(result).file?.path).toMatch(/image-thumbnail-[0-9a-f]{10}\.png$/);
     }
   });
 
@@ -373,28 +439,33 @@ describe('image server with an output directory', () => {
 
   it('refuses the arguments that cannot work, clearly', async () => {
     const rows: [string, Record<string, unknown>, RegExp][] = [
-      ['resize_image', { path: 'photo.png' }, /needs a width, a height, or both/],
+      ['resize', { path: 'photo.png' }, /needs a width, a height, or both/],
       [
-        'resize_image',
+        'resize',
         { path: 'photo.png', width: 100, path2: 1, data: 'AAAA' },
         /exactly one of path, url or data; got path and data/,
       ],
-      ['resize_image', { width: 100 }, /exactly one of path, url or data; none was given/],
-      ['resize_image', { path: 'photo.png', width: 20_000, allow_enlargement: true }, /limited to 16384/],
+      ['resize', { width: 100 }, /exactly one of path, url or data; none was given/],
+      ['resize', { path: 'photo.png', width: 20_000, allow_enlargement: true }, /limited to 16384/],
       [
-        'resize_image',
+        'resize',
         { path: 'photo.png', width: 100, lossless: true, format: 'jpeg' },
         /lossless applies to webp and avif/,
       ],
-      ['resize_image', { url: 'https://example.com/a.png', width: 100 }, /does not download images/],
-      ['crop_image', { path: 'photo.png', width: 900, height: 100 }, /does not fit in the 800×600 image/],
-      ['crop_image', { path: 'photo.png', width: 10, height: 10, left: 5 }, /needs both left and top/],
-      ['rotate_image', { path: 'photo.png' }, /needs an angle, flip or flop/],
-      ['resize_image', { path: 'photo.png', width: 100, position: 'attention' }, /works with fit cover only/],
+      ['resize', { url: 'https://example.com/a.png', width: 100 }, /does not download images/],
+      ['crop', { path: 'photo.png', width: 900, height: 100 }, /does not fit in the 800×600 image/],
+      ['crop', { path: 'photo.png', width: 10, height: 10, left: 5 }, /needs both left and top/],
+      ['rotate', { path: 'photo.png' }, /needs an angle, flip or flop/],
+      ['resize', { path: 'photo.png', width: 100, position: 'attention' }, /works with fit cover only/],
+      // The advertised step schema is a line of text; the full one is checked on every call.
+      ['resize', { path: 'photo.png', width: 100, fit: 'squash' }, /operations\[0\]\.fit: Invalid option/],
+      ['resize', { path: 'photo.png', width: 0 }, /operations\[0\]\.width: Too small/],
+      ['crop', { path: 'photo.png', width: 10 }, /operations\[0\]\.height: Invalid input/],
+      ['blur', { path: 'photo.png' }, /operations\[0\]\.op: Invalid discriminator value\. Expected 'resize' \| 'crop'/],
     ];
-    for (const [tool, args, message] of rows) {
-      const result = await h.call(tool, args);
-      expect(result.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+    for (const [op, args, message] of rows) {
+      const result = await h.call('process_image', oneStep(op, args));
+      expect(result.isError, `${op} ${JSON.stringify(args)}`).toBe(true);
       expect(textOf(result)).toMatch(message);
     }
     expect(existsSync(join(h.out, 'x.png'))).toBe(false);
@@ -416,7 +487,7 @@ describe('image server without an output directory', () => {
   it('returns the fitted image only, says the full size was not kept, and is read-only', async () => {
     const { tools } = await h.client.listTools();
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
-    const result = await h.call('adjust_image', { path: 'big.jpg', brightness: 1.2 });
+    const result = await h.call('process_image', oneStep('adjust', { path: 'big.jpg', brightness: 1.2 }));
     const data = structured(result);
     expect(data.file).toBeUndefined();
     expect(data.result).toMatchObject({ width: 3200, height: 2400 });
@@ -434,7 +505,7 @@ describe('image server without an output directory', () => {
     }));
     try {
       writeFileSync(join(small.images, 'big.png'), await (await photo(2000, 1500)).png().toBuffer());
-      const result = await small.call('convert_image', { path: 'big.png', format: 'png' });
+      const result = await small.call('process_image', { path: 'big.png', format: 'png' });
       const data = structured(result);
       expect(data.preview.bytes).toBeLessThanOrEqual(40_000);
       expect(data.preview.format).toBe('webp');

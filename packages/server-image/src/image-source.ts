@@ -15,13 +15,9 @@ export const imageSourceFields: {
   url: z.ZodOptional<z.ZodString>;
   data: z.ZodOptional<z.ZodString>;
 } = {
-  path: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('The image file: a path inside an allowed directory (absolute, or relative to one)'),
-  url: z.string().min(1).optional().describe('An http(s) URL to download the image from, when the server allows URLs'),
-  data: z.string().min(1).optional().describe('The image itself as base64 (a data: URL prefix is accepted)'),
+  path: z.string().min(1).optional().describe('A file in an allowed directory'),
+  url: z.string().min(1).optional().describe('http(s), if allowed'),
+  data: z.string().min(1).optional().describe('Base64'),
 };
 
 export interface LoadedImage {

@@ -91,20 +91,12 @@ export const outputFields: {
   lossless: z.ZodOptional<z.ZodBoolean>;
   output_name: z.ZodOptional<z.ZodString>;
 } = {
-  format: z
-    .enum(outputFormats)
-    .optional()
-    .describe("Output format; default the input's (or what output_name's extension says)"),
-  quality: z.number().int().min(1).max(100).optional().describe('Quality for JPEG, WebP, AVIF and TIFF, 1 to 100'),
-  lossless: z.boolean().optional().describe('Lossless WebP or AVIF'),
-  output_name: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      'File name for the full-size result in the output directory, when the server has one; an existing file is never replaced. Default: named after the input, the steps and a digest of the result',
-    ),
+  // Without it the input's format is kept (or output_name's extension chooses).
+  format: z.enum(outputFormats).optional(),
+  quality: z.number().int().min(1).max(100).optional(),
+  lossless: z.boolean().optional(),
+  // Without it the file is named after the input, the steps and a digest of the result.
+  output_name: z.string().min(1).max(200).optional().describe('File name in the output directory; never replaces one'),
 };
 
 /** The format a call asked for, directly or through output_name, checked for agreement. */

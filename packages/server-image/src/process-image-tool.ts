@@ -1,7 +1,8 @@
-import type { Tool } from '@toolshed/mcp-core';
+import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { defineTransformTool } from './define-transform-tool.ts';
 import type { ImageContext } from './image-context.ts';
+import { imageResultShape } from './image-result.ts';
+import { imageSourceFields } from './image-source.ts';
 import { adjustFields, adjustOperation } from './operations/adjust-operation.ts';
 import { cropFields, cropOperation } from './operations/crop-operation.ts';
 import type { Operation } from './operations/operation.ts';
@@ -9,10 +10,14 @@ import { resizeFields, resizeOperation } from './operations/resize-operation.ts'
 import { rotateFields, rotateOperation } from './operations/rotate-operation.ts';
 import { thumbnailFields, thumbnailOperation } from './operations/thumbnail-operation.ts';
 import { watermarkFields, watermarkOperation } from './operations/watermark-operation.ts';
+import { outputFields } from './output-format.ts';
+import { keepMetadataField, transformImage } from './transform-image.ts';
 import { loadWatermarkMark, overlayField } from './watermark-mark.ts';
 
 const maxSteps = 20;
 
+// Each step names its operation and takes only that operation's arguments, checked
+// in full (ranges, patterns, which fields go together) when the call arrives.
 const step = z.discriminatedUnion('op', [
   z.object({ op: z.literal('resize'), ...resizeFields }),
   z.object({ op: z.literal('crop'), ...cropFields }),
@@ -23,6 +28,20 @@ const step = z.discriminatedUnion('op', [
 ]);
 
 type Step = z.infer<typeof step>;
+
+// Advertised instead of the union's JSON Schema: every step's arguments as one
+// line of text cost a model about an eighth of the tokens of a oneOf of six
+// objects, and a wrong argument still comes back as an error naming the field.
+const advertisedStep = { type: 'object', required: ['op'] };
+
+const stepGuide =
+  'Each {op, ...}; *default. ' +
+  'resize {width, height, fit: inside*|cover|contain|fill|outside, position: centre*|top|bottom|left|right|attention|entropy, allow_enlargement, background}; ' +
+  'crop {width, height, left+top | strategy: attention*|entropy|centre}; ' +
+  'rotate {angle (clockwise), flip (vertical), flop, background}; ' +
+  'adjust {grayscale, blur, sharpen, normalise, brightness (×), saturation (×), hue, negate}; ' +
+  'thumbnail {size (256), fit: cover*|inside}; ' +
+  'watermark {text | overlay {path|url|data}, gravity: southeast*|northwest|…|centre, opacity (0.5), scale (0.25), color, tile}';
 
 async function operationFor(item: Step, context: ImageContext, signal: AbortSignal): Promise<Operation> {
   switch (item.op) {
@@ -42,20 +61,58 @@ async function operationFor(item: Step, context: ImageContext, signal: AbortSign
 }
 
 /**
- * Several steps on one decode. The focused tools are easier for a model to
- * call right; this one saves a round trip and a re-encode per extra step,
- * and keeps the quality a chain of separate lossy saves would lose.
+ * Transforms only add files (to the output directory, when there is one) and
+ * never replace one; the same call gives the same result; they reach the
+ * network only when the operator allows URL input.
+ */
+function transformAnnotations(context: ImageContext) {
+  return {
+    readOnlyHint: context.outputs === undefined,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: context.fetcher !== undefined,
+  };
+}
+
+/** How the result is delivered, which depends on the server's configuration. */
+function deliveryNote(context: ImageContext): string {
+  const preview = `Returns a preview (≤${context.limits.previewMaxEdge} px)`;
+  return context.outputs === undefined ? `${preview}.` : `${preview}; the full size goes to the output directory.`;
+}
+
+/**
+ * Every transform is this one tool: the steps in order on one decode and one
+ * encode. A chain of single-step calls would re-encode, and lose quality, at
+ * every step and cost a round trip each; and one tool's definition costs a
+ * model far fewer tokens on every turn than one tool per operation.
  */
 export function createProcessImageTool(context: ImageContext): Tool {
-  return defineTransformTool(context, {
+  return defineTool({
     name: 'process_image',
-    title: 'Process Image (pipeline)',
+    title: 'Process Image',
     description:
-      'Apply several steps to an image in order, decoding it once and encoding once: e.g. crop, then resize, then ' +
-      'adjust, then watermark. Each step is {"op": "resize"|"crop"|"rotate"|"adjust"|"thumbnail"|"watermark", ...} ' +
-      `with the arguments of the matching single tool; up to ${maxSteps} steps. Use it instead of chaining tools.`,
-    fields: { operations: z.array(step).min(1).max(maxSteps).describe('The steps, applied in order') },
-    keepMetadata: false,
-    operations: (args, signal) => Promise.all(args.operations.map((item) => operationFor(item, context, signal))),
+      'Edit or convert an image in one pass. Give one of path, url, data. ' +
+      `${deliveryNote(context)} Strips metadata unless keep_metadata.`,
+    input: z.object({
+      ...imageSourceFields,
+      operations: z.array(step).max(maxSteps).default([]).meta({ items: advertisedStep }).describe(stepGuide),
+      ...outputFields,
+      keep_metadata: keepMetadataField,
+    }),
+    output: imageResultShape,
+    annotations: transformAnnotations(context),
+    run(args, call) {
+      return transformImage(context, call, {
+        source: { path: args.path, url: args.url, data: args.data },
+        output: {
+          format: args.format,
+          quality: args.quality,
+          lossless: args.lossless,
+          output_name: args.output_name,
+          keep_metadata: args.keep_metadata,
+        },
+        operations: (signal) => Promise.all(args.operations.map((item) => operationFor(item, context, signal))),
+      });
+    },
   });
 }

@@ -18,18 +18,14 @@ export type OutputArguments = {
   keep_metadata?: boolean | undefined;
 };
 
-export const keepMetadataField: z.ZodDefault<z.ZodBoolean> = z
-  .boolean()
-  .default(false)
-  .describe('Keep EXIF (GPS included), XMP and the colour profile; by default all metadata is removed');
+/** Keep EXIF (GPS included), XMP and the colour profile; the tool's description says they go by default. */
+export const keepMetadataField: z.ZodDefault<z.ZodBoolean> = z.boolean().default(false);
 
 export interface TransformRequest {
   source: ImageSourceArguments;
   output: OutputArguments;
   /** The steps, made once inputs they need (a watermark's overlay) are loaded. */
   operations: (signal: AbortSignal) => Promise<Operation[]> | Operation[];
-  /** When the call gives no format: default the input's. */
-  defaultFormat?: OutputFormat | undefined;
 }
 
 /**
@@ -56,7 +52,7 @@ export async function transformImage(
             request.output.format,
             request.output.output_name,
             // Without a format argument, the input's format is kept.
-            request.defaultFormat ?? probe.format,
+            probe.format,
           );
           const encode = { quality: request.output.quality, lossless: request.output.lossless };
           checkEncodeOptions(format, encode);

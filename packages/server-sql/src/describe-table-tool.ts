@@ -7,11 +7,11 @@ export function createDescribeTableTool(context: SqlToolContext): Tool {
     name: 'describe_table',
     title: 'Describe a table',
     description:
-      'Describes one table or view: columns with declared types, nullability, defaults and primary key; foreign keys; indexes; and its CREATE statement. ' +
-      'Each name comes with its quoted form to paste into SQL. An unknown name returns the closest existing ones.',
+      'Columns, keys, indexes and CREATE statement of a table or view, names quoted for SQL; ' +
+      'an unknown name gets the closest ones.',
     input: z.object({
       database: databaseArgument(context),
-      table: z.string().min(1).max(1024).describe('Table or view name, as list_tables gives it (case-insensitive)'),
+      table: z.string().min(1).max(1024),
     }),
     output: z.object({
       database: z.string(),

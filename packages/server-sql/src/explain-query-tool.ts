@@ -6,12 +6,10 @@ export function createExplainQueryTool(context: SqlToolContext): Tool {
   return defineTool({
     name: 'explain_query',
     title: 'Explain a query plan',
-    description:
-      'Shows how SQLite would run a read-only query (EXPLAIN QUERY PLAN) without running it: which indexes it uses, where it scans whole tables, and where it sorts in temporary B-trees. ' +
-      'Use it when a query is slow or was stopped at the time limit.',
+    description: "SQLite's plan for a slow query, without running it: indexes, full scans, temp B-trees.",
     input: z.object({
       database: databaseArgument(context),
-      sql: z.string().min(1).max(context.limits.maxSqlLength).describe('One SELECT-style statement'),
+      sql: z.string().min(1).max(context.limits.maxSqlLength),
     }),
     output: z.object({
       database: z.string(),

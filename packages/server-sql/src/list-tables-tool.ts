@@ -6,8 +6,7 @@ export function createListTablesTool(context: SqlToolContext): Tool {
   return defineTool({
     name: 'list_tables',
     title: 'List tables and views',
-    description:
-      'Lists the tables and views of a SQLite database with their column counts. Start here, then use describe_table for the columns of the ones you need.',
+    description: 'List tables and views with column counts. Start here.',
     input: z.object({ database: databaseArgument(context) }),
     output: z.object({
       database: z.string(),

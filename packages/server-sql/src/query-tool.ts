@@ -30,26 +30,16 @@ export function createQueryTool(context: SqlToolContext): Tool {
     name: 'query',
     title: 'Run a read-only SQL query',
     description:
-      'Runs one read-only SQLite statement (SELECT, WITH … SELECT or VALUES) and returns the rows. ' +
-      'Pass values through `params` (positional for ?, named for :name/@name/$name) rather than in the SQL text. ' +
-      `Returns at most max_rows rows (default 100, up to ${maxRows}) and says when the result was cut; page with LIMIT/OFFSET. ` +
-      'Writes, schema changes, PRAGMA, ATTACH and multiple statements are refused. Use list_tables and describe_table first to learn the schema.',
+      'Run one read-only SQLite statement (SELECT, WITH, VALUES), values in params. ' +
+      'Up to max_rows rows, flagged when cut; page with LIMIT/OFFSET.',
     input: z.object({
       database: databaseArgument(context),
-      sql: z.string().min(1).max(maxSqlLength).describe('One SELECT-style statement'),
+      sql: z.string().min(1).max(maxSqlLength),
       params: z
         .union([z.array(parameterValue).max(999), z.record(z.string().max(128), parameterValue)])
         .optional()
-        .describe(
-          "Values for the statement's parameters: an array for ?, an object for :name, @name or $name (key without the prefix)",
-        ),
-      max_rows: z
-        .number()
-        .int()
-        .min(1)
-        .max(maxRows)
-        .default(Math.min(100, maxRows))
-        .describe(`Rows to return at most (1-${maxRows})`),
+        .describe('[] for ?, {} for :name/@name/$name (keys without prefix)'),
+      max_rows: z.number().int().min(1).max(maxRows).default(Math.min(100, maxRows)),
     }),
     output: queryOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -18,10 +18,8 @@ export interface SqlToolContext {
  */
 export function databaseArgument(context: SqlToolContext): z.ZodType<string | undefined> {
   const names = context.databaseNames as [string, ...string[]];
-  if (names.length === 1) {
-    return z.enum(names).optional().describe(`Database to use; there is one, "${names[0]}", and it is the default`);
-  }
-  return z.enum(names).describe(`Database to use: one of ${names.map((name) => `"${name}"`).join(', ')}`);
+  // The enum says it all: with one database it is optional and the default.
+  return names.length === 1 ? z.enum(names).optional() : z.enum(names);
 }
 
 export function chosenDatabase(context: SqlToolContext, database: string | undefined): string {

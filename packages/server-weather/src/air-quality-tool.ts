@@ -67,17 +67,11 @@ export function createAirQualityTool(sources: WeatherSources): Tool {
     name: 'get_air_quality',
     title: 'Air quality',
     description:
-      'Air quality at a place or point, from Open-Meteo (CAMS models, about 11-40 km resolution): US and European AQI with their categories, PM2.5, PM10, ozone, nitrogen and sulphur dioxide, carbon monoxide, dust and UV index. ' +
-      'Set `hours` for an hourly forecast (up to 120). Concentrations are in μg/m³ as `units` states; times are local to the place, ISO 8601.',
+      'Air quality at a place (Open-Meteo CAMS, 11-40 km): US and European AQI, PM2.5, PM10, ozone, NO2, SO2, CO, ' +
+      'dust, UV index. hours adds an hourly forecast. Local times.',
     input: z.object({
       ...locationArguments,
-      hours: z
-        .number()
-        .int()
-        .min(0)
-        .max(120)
-        .default(0)
-        .describe('Hours of hourly forecast from the current hour on (0-120; 0 = none)'),
+      hours: z.number().int().min(0).max(120).default(0).describe('From the current hour'),
     }),
     output: z.object({
       location: locationOutput,

@@ -27,9 +27,8 @@ export function createCurrentWeatherTool(sources: WeatherSources): Tool {
     name: 'get_current_weather',
     title: 'Current weather',
     description:
-      'Current conditions at a place or point, from Open-Meteo (updated every 15 minutes): temperature, feels-like, humidity, dew point, precipitation, conditions in words (WMO code), cloud cover, pressure, wind speed/direction/gusts, UV index, day or night. ' +
-      'Units are in `units`; the time is local to the place, ISO 8601 with offset. ' +
-      'For the days ahead use get_forecast; for warnings in the US use get_weather_alerts.',
+      'Current conditions at a place (Open-Meteo, every 15 min): temperature, feels-like, humidity, precipitation, ' +
+      'conditions, clouds, pressure, wind, UV index, day or night. Local time.',
     input: z.object({ ...locationArguments, units: unitsArgument }),
     output: z.object({
       location: locationOutput,

@@ -48,19 +48,12 @@ export function createForecastTool(sources: WeatherSources): Tool {
     name: 'get_forecast',
     title: 'Weather forecast',
     description:
-      'Daily forecast for 1 to 16 days at a place or point, from Open-Meteo: conditions in words (WMO code), high/low and feels-like temperatures, precipitation amount, chance and hours, wind, gusts and dominant direction, UV index, sunrise and sunset. ' +
-      'Set `hours` for hour-by-hour detail from the current hour on (up to 168). ' +
-      'Units are in `units`; dates and times are local to the place, ISO 8601. For right now, get_current_weather is smaller.',
+      'Daily forecast at a place (Open-Meteo), today first: conditions, high/low, precipitation and its chance, ' +
+      'wind, UV index, sunrise and sunset. hours adds hourly detail. Local times.',
     input: z.object({
       ...locationArguments,
-      days: z.number().int().min(1).max(16).default(7).describe('Days to forecast, today first (1-16)'),
-      hours: z
-        .number()
-        .int()
-        .min(0)
-        .max(maxHours)
-        .default(0)
-        .describe('Hours of hourly detail from the current hour on (0-168; 0 = none)'),
+      days: z.number().int().min(1).max(16).default(7),
+      hours: z.number().int().min(0).max(maxHours).default(0).describe('From the current hour'),
       units: unitsArgument,
     }),
     output: z.object({

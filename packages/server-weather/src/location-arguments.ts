@@ -16,17 +16,15 @@ export const locationArguments: {
     .min(2)
     .max(200)
     .optional()
-    .describe(
-      'Place name, optionally narrowed by region or country after commas: "Paris", "Paris, Texas", "Springfield, IL". Use this or latitude/longitude.',
-    ),
-  latitude: z.number().min(-90).max(90).optional().describe('Latitude in decimal degrees (north positive)'),
-  longitude: z.number().min(-180).max(180).optional().describe('Longitude in decimal degrees (east positive)'),
+    .describe('A place, e.g. "Paris, Texas"; or give latitude and longitude'),
+  latitude: z.number().min(-90).max(90).optional(),
+  longitude: z.number().min(-180).max(180).optional(),
 };
 
+/** metric: °C, km/h, mm; imperial: °F, mph, inch. Without it the server's setting; results name their units. */
 export const unitsArgument: z.ZodOptional<z.ZodEnum<{ metric: 'metric'; imperial: 'imperial' }>> = z
   .enum(['metric', 'imperial'])
-  .optional()
-  .describe('metric: °C, km/h, mm. imperial: °F, mph, inch. Default: the server’s setting');
+  .optional();
 
 /** Where the answer is for, as every weather tool reports it. */
 export interface LocationOutput {

@@ -11,22 +11,21 @@ export function createSearchLocationsTool(sources: WeatherSources): Tool {
     name: 'search_locations',
     title: 'Search places',
     description:
-      'Finds places by name (cities, towns, villages, some landmarks and postal codes) with Open-Meteo geocoding, best match first: name, region levels, country, coordinates, time zone, elevation and population. ' +
-      'Use it when a name is ambiguous or was not found by the weather tools, then pass the chosen latitude and longitude to them. ' +
-      'Search one name, without region or country ("Springfield", not "Springfield, IL"); narrow with country_code.',
+      'Find places by name or postal code, best first, with region, country, coordinates, time zone and population. ' +
+      'For a name that is ambiguous or not found; pass the chosen latitude and longitude to the weather tools.',
     input: z.object({
-      name: z.string().trim().min(2).max(200).describe('Place name or postal code, at least 2 characters'),
-      count: z.number().int().min(1).max(100).default(10).describe('Candidates to return (1-100)'),
+      name: z.string().trim().min(2).max(200).describe('One name, no region: "Springfield", not "Springfield, IL"'),
+      count: z.number().int().min(1).max(100).default(10),
       country_code: z
         .string()
         .regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 code such as "US" or "DE"')
         .optional()
-        .describe('Only places in this country: ISO 3166-1 alpha-2, e.g. "US", "DE"'),
+        .describe('ISO 3166-1 alpha-2, e.g. "US"'),
       language: z
         .string()
         .regex(/^[A-Za-z]{2}$/, 'a two-letter language code such as "en" or "de"')
         .default('en')
-        .describe('Language of the names returned, two letters (default en)'),
+        .describe('Of the names returned'),
     }),
     output: z.object({
       query: z.string(),

@@ -41,9 +41,8 @@ export function createWeatherAlertsTool(sources: WeatherSources): Tool {
     name: 'get_weather_alerts',
     title: 'Weather alerts (US)',
     description:
-      'Active weather warnings, watches and advisories for a point from the US National Weather Service, most severe first: event, headline, severity, urgency, certainty, area, onset/expiry times, issuing office, description and instructions. ' +
-      'NWS covers the United States and its territories only: elsewhere `coverage` is "none", which means this source has nothing to say there, NOT that there are no alerts. ' +
-      'Times are ISO 8601 with the local offset, as NWS issues them.',
+      'Active US National Weather Service warnings, watches and advisories at a place, most severe first. ' +
+      'Outside the US and its territories coverage is "none": no data, NOT no alerts.',
     input: z.object({ ...locationArguments }),
     output: z.object({
       location: locationOutput,

@@ -72,3 +72,27 @@ export async function imageOf(result: CallResult): Promise<{ bytes: Buffer; mime
   const bytes = Buffer.from(block.data, 'base64');
   return { bytes, mimeType: block.mimeType ?? '', metadata: await sharp(bytes).metadata() };
 }
+
+const sourceAndOutputKeys = new Set([
+  'path',
+  'url',
+  'data',
+  'format',
+  'quality',
+  'lossless',
+  'output_name',
+  'keep_metadata',
+]);
+
+/**
+ * process_image arguments for one step: the image and output arguments stay
+ * beside `operations`, the rest become the step's.
+ *
+ * @example oneStep('resize', { path: 'photo.png', width: 400, format: 'webp' })
+ */
+export function oneStep(op: string, args: Record<string, unknown>): Record<string, unknown> {
+  const outer: Record<string, unknown> = {};
+  const step: Record<string, unknown> = { op };
+  for (const [key, value] of Object.entries(args)) (sourceAndOutputKeys.has(key) ? outer : step)[key] = value;
+  return { ...outer, operations: [step] };
+}
