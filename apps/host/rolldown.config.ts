@@ -5,7 +5,9 @@ const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkF
 // Both entries stay unbundled against their dependencies: the servers the host
 // mounts bring native addons (better-sqlite3, sharp) and files they start as
 // separate processes, which must stay where their packages put them.
-const external = [/^node:/, /^@toolshed\//, /^zod/, /^better-sqlite3/];
+// jsonc-parser's entry for Node is a UMD module whose inner requires a bundler
+// cannot follow; Node loads it as it is.
+const external = [/^node:/, /^@toolshed\//, /^zod/, /^better-sqlite3/, /^jsonc-parser/];
 
 const config: RolldownOptions[] = defineConfig([
   { input: { index: 'src/index.ts' }, platform: 'node', external, output },

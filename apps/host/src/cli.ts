@@ -2,12 +2,15 @@
  * The `toolshed` bin: `serve` (the default), `tools`, `call` and `selftest`,
  * on a config file or, without one, the embedded defaults.
  */
+
+import { existsSync } from 'node:fs';
 import { type CallToolResult, defineCli, httpCliOptions, LocalError, runCli, serve } from '@toolshed/mcp-core';
 import { connectCliClient } from './cli/host-client.ts';
 import { resolveConfig, startHost } from './cli/load-host.ts';
 import { formatResult } from './cli/print-result.ts';
+import { reloadOnChange } from './cli/reload-on-change.ts';
 import { runSelftest } from './cli/selftest-command.ts';
-import { formatToolTable } from './cli/tools-command.ts';
+import { formatToolTable, startFailures } from './cli/tools-command.ts';
 import { UpstreamRpcError } from './upstream/upstream-errors.ts';
 
 const version = '0.1.0';
@@ -82,13 +85,22 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
 } else if (name === 'serve') {
   await runCli(commands.serve, rest, env, async (values) => {
     const host = await startHost(resolveConfig(values.config, env), env);
+    const reloading = reloadOnChange(host, {
+      path: values.config ?? (existsSync('toolshed.json') ? 'toolshed.json' : undefined),
+      load: () => resolveConfig(values.config, env),
+      log: (line) => process.stderr.write(`toolshed: ${line}\n`),
+    });
     await serve(host.server, values, env);
+    reloading.close();
     await host.close();
   });
 } else if (name === 'tools') {
   await runCli(commands.tools, rest, env, async (values) => {
     const host = await startHost(resolveConfig(values.config, env), env);
     process.stdout.write(formatToolTable(host));
+    const failures = startFailures(host);
+    if (failures.message !== undefined) process.stderr.write(`toolshed tools: ${failures.message}\n`);
+    process.exitCode = failures.exitCode;
     await host.close();
   });
 } else if (name === 'call') {

@@ -1,14 +1,16 @@
 import { join } from 'node:path';
-import { createMcpServer, type McpServer, type ToolAnnotations } from '@toolshed/mcp-core';
-import { approvalRequirement } from './compose/approval-rule.ts';
-import { AuditLog } from './compose/audit-log.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { createMcpServer, type McpServer } from '@toolshed/mcp-core';
+import { type AuditEntry, AuditLog } from './compose/audit-log.ts';
 import { type CallLimiter, createCallLimiter } from './compose/call-limiter.ts';
-import { createProxyTool } from './compose/proxy-tool.ts';
-import { composedToolName, matchesPattern } from './compose/tool-names.ts';
-import type { HostConfig } from './config/host-config.ts';
+import { createCatalogSync } from './compose/catalog-sync.ts';
+import { createToolSync, type HostToolRow } from './compose/tool-sync.ts';
+import type { HostConfig, HostOptions, ServerEntry } from './config/host-config.ts';
 import { stateDirectory } from './state-directory.ts';
 import { checkPackageOptions } from './upstream/mount-package.ts';
-import { Upstream, type UpstreamState } from './upstream/upstream.ts';
+import { Upstream } from './upstream/upstream.ts';
+
+export type { HostToolRow } from './compose/tool-sync.ts';
 
 const hostVersion = '0.1.0';
 
@@ -23,57 +25,85 @@ export interface CreateHostOptions {
   probeTimeLimitMs?: number | undefined;
 }
 
-/** One row of `toolshed tools`. */
-export type HostToolRow = {
-  server: string;
-  state: UpstreamState;
-  tool: string;
-  upstreamTool: string;
-  annotations: ToolAnnotations | undefined;
-  approval: boolean;
-};
+/** What a reload did, by server name. */
+export interface ReloadSummary {
+  /** New entries, started. */
+  added: string[];
+  /** Entries whose settings changed: stopped and started again. */
+  restarted: string[];
+  /** Entries no longer configured (or now disabled): stopped. */
+  removed: string[];
+  /** Entries exactly as before: left running, calls in flight and all. */
+  unchanged: string[];
+}
 
 export interface Host {
   /** The composed server: connect it to stdio, HTTP or an in-memory transport. */
   readonly server: McpServer;
+  /** The configured servers, in config order (it changes on reload). */
   readonly upstreams: readonly Upstream[];
   /** Where audit lines go; undefined when the audit log is off. */
   readonly auditPath: string | undefined;
   /** Starts every upstream at once; resolves when each is up or has failed to start. */
   start(): Promise<void>;
+  /**
+   * Moves to a new config, touching only what changed: new entries start,
+   * removed ones stop, changed ones restart, and the rest keep running with
+   * their calls in flight. Clients hear list_changed for what moved. A
+   * config whose package options are wrong is refused before anything stops.
+   */
+  reload(config: HostConfig): Promise<ReloadSummary>;
   tools(): HostToolRow[];
+  /** Calls `listener` with how each tool call ended (the audit log's line for it); returns the unsubscribe. */
+  onCallFinished(listener: (entry: AuditEntry) => void): () => void;
   close(): Promise<void>;
 }
 
-function visible(tool: string, settings: Upstream['entry']['tools']): boolean {
-  if (settings?.allow !== undefined && !settings.allow.some((pattern) => matchesPattern(tool, pattern))) return false;
-  return !(settings?.deny ?? []).some((pattern) => matchesPattern(tool, pattern));
+function auditPathOf(options: HostOptions, env: NodeJS.ProcessEnv | undefined): string | undefined {
+  if (!options.audit.enabled) return undefined;
+  return options.audit.path ?? join(stateDirectory(env), 'audit.jsonl');
+}
+
+function instructionsFor(config: HostConfig): string {
+  const { servers, options } = config;
+  return (
+    `Tools from ${servers.length} servers (${servers.map((entry) => entry.name).join(', ')}), ` +
+    `each named <server>${options.separator}<tool>. Tools that may change or delete things ask the user first; a declined call must not be retried unless the user asks.`
+  );
 }
 
 /**
- * The host: one MCP server whose tools are the tools of every configured
- * upstream, each under a prefixed, stable name. Upstreams come and go (a
- * child crashes, a server's list changes) and the host's list follows, which
- * clients hear as tools/list_changed.
+ * The host: one MCP server whose tools, prompts and resources are those of
+ * every configured upstream, each under a prefixed, stable name. Upstreams
+ * come and go (a child crashes, a server's list changes, the config is
+ * reloaded) and the host's lists follow, which clients hear as list_changed.
  */
 export function createHost(config: HostConfig, options: CreateHostOptions = {}): Host {
   const log = options.log ?? ((line: string) => process.stderr.write(`toolshed: ${line}\n`));
-  const { separator, audit: auditOptions, maxRestarts } = config.options;
-  const auditPath = auditOptions.enabled
-    ? (auditOptions.path ?? join(stateDirectory(options.env), 'audit.jsonl'))
-    : undefined;
-  const audit =
-    auditPath === undefined
+  let settings = config.options;
+  let auditPath = auditPathOf(settings, options.env);
+  const openAudit = (path: string | undefined) =>
+    path === undefined
       ? undefined
-      : new AuditLog({ path: auditPath, maxBytes: auditOptions.maxBytes, files: auditOptions.files });
+      : new AuditLog({ path, maxBytes: settings.audit.maxBytes, files: settings.audit.files });
+  let audit = openAudit(auditPath);
+  const callListeners = new Set<(entry: AuditEntry) => void>();
+  // The log can be swapped on reload; the proxies write through this, and listeners hear every call.
+  const auditSink = {
+    write(entry: AuditEntry) {
+      audit?.write(entry);
+      for (const listener of callListeners) listener(entry);
+    },
+  };
   const server = createMcpServer({
     name: 'toolshed',
     title: 'Toolshed Host',
     version: hostVersion,
-    instructions:
-      `Tools from ${config.servers.length} servers (${config.servers.map((entry) => entry.name).join(', ')}), ` +
-      `each named <server>${separator}<tool>. Tools that may change or delete things ask the user first; a declined call must not be retried unless the user asks.`,
+    instructions: instructionsFor(config),
     tools: [],
+    // Declared from the start: the upstreams' prompts and resources arrive as they connect.
+    prompts: [],
+    resources: [],
     onClose: () => upstreamsClosed(),
   });
   // Closing the server (stdin ended, a signal, host.close) ends every upstream with it.
@@ -81,72 +111,93 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     Promise.all(upstreams.map((upstream) => upstream.stop())).then(() => {
       audit?.close();
     });
-  const owners = new Map<string, Upstream>();
-  const exposedBy = new Map<Upstream, Set<string>>();
   const limiters = new Map<Upstream, CallLimiter | undefined>();
-
-  const syncTools = (upstream: Upstream) => {
-    const previous = exposedBy.get(upstream) ?? new Set<string>();
-    for (const name of previous) {
-      if (owners.get(name) === upstream) {
-        server.removeTool(name);
-        owners.delete(name);
-      }
-    }
-    const current = new Set<string>();
-    const { entry } = upstream;
-    for (const descriptor of upstream.tools) {
-      if (!visible(descriptor.name, entry.tools)) continue;
-      const exposedName = composedToolName(entry.prefix ?? entry.name, separator, descriptor.name);
-      const owner = owners.get(exposedName);
-      if (owner !== undefined && owner !== upstream) {
-        log(`[${entry.name}] tool ${descriptor.name} is hidden: ${exposedName} is already ${owner.entry.name}'s`);
-        continue;
-      }
-      server.addTool(createProxyTool({ upstream, descriptor, exposedName, audit, limiter: limiters.get(upstream) }));
-      owners.set(exposedName, upstream);
-      current.add(exposedName);
-    }
-    exposedBy.set(upstream, current);
+  const toolSync = createToolSync({
+    server,
+    log,
+    audit: auditSink,
+    limiterFor: (upstream) => limiters.get(upstream),
+    hostTimeoutMs: () => settings.toolTimeoutMs,
+  });
+  const catalog = createCatalogSync({ server, separator: () => settings.separator, log });
+  const syncAll = () => {
+    toolSync.sync(upstreams, settings.separator);
+    catalog.sync(upstreams);
   };
 
-  const upstreams = config.servers.map(
-    (entry) =>
-      new Upstream(
-        entry,
-        { onTools: syncTools, log },
-        {
-          clientInfo: { name: 'toolshed-host', version: hostVersion },
-          maxRestarts,
-          restartDelayMs: options.restartDelayMs,
-          probeTimeLimitMs: options.probeTimeLimitMs,
-        },
-      ),
-  );
-  for (const upstream of upstreams)
-    limiters.set(upstream, createCallLimiter(upstream.entry.name, upstream.entry.rateLimit));
+  const createUpstream = (entry: ServerEntry): Upstream => {
+    const upstream = new Upstream(
+      entry,
+      {
+        onTools: () => toolSync.sync(upstreams, settings.separator),
+        onCatalog: () => catalog.sync(upstreams),
+        onResourceUpdated: (_upstream, uri) => server.notifyResourceUpdated(uri),
+        log,
+      },
+      {
+        clientInfo: { name: 'toolshed-host', version: hostVersion },
+        maxRestarts: settings.maxRestarts,
+        restartDelayMs: options.restartDelayMs,
+        probeTimeLimitMs: options.probeTimeLimitMs,
+      },
+    );
+    limiters.set(upstream, createCallLimiter(entry.name, entry.rateLimit));
+    return upstream;
+  };
+  let upstreams: Upstream[] = config.servers.map(createUpstream);
 
   return {
     server,
-    upstreams,
-    auditPath,
+    get upstreams() {
+      return upstreams;
+    },
+    get auditPath() {
+      return auditPath;
+    },
     async start() {
       await checkPackageOptions(config);
       await Promise.all(upstreams.map((upstream) => upstream.start()));
     },
+    async reload(next) {
+      await checkPackageOptions(next);
+      const previous = new Map(upstreams.map((upstream) => [upstream.entry.name, upstream]));
+      const summary: ReloadSummary = { added: [], restarted: [], removed: [], unchanged: [] };
+      const starting: Upstream[] = [];
+      const following = next.servers.map((entry) => {
+        const current = previous.get(entry.name);
+        previous.delete(entry.name);
+        if (current !== undefined && isDeepStrictEqual(current.entry, entry)) {
+          summary.unchanged.push(entry.name);
+          return current;
+        }
+        (current === undefined ? summary.added : summary.restarted).push(entry.name);
+        const created = createUpstream(entry);
+        starting.push(created);
+        return created;
+      });
+      const stopping = upstreams.filter((upstream) => !following.includes(upstream));
+      summary.removed = [...previous.keys()];
+      const nextAuditPath = auditPathOf(next.options, options.env);
+      const auditChanged = nextAuditPath !== auditPath || !isDeepStrictEqual(next.options.audit, settings.audit);
+      settings = next.options;
+      if (auditChanged) {
+        audit?.close();
+        auditPath = nextAuditPath;
+        audit = openAudit(auditPath);
+      }
+      upstreams = following;
+      await Promise.all(stopping.map((upstream) => upstream.stop()));
+      for (const upstream of stopping) limiters.delete(upstream);
+      syncAll();
+      await Promise.all(starting.map((upstream) => upstream.start()));
+      return summary;
+    },
     tools() {
-      return upstreams.flatMap((upstream) =>
-        upstream.tools
-          .filter((descriptor) => visible(descriptor.name, upstream.entry.tools))
-          .map((descriptor) => ({
-            server: upstream.entry.name,
-            state: upstream.state,
-            tool: composedToolName(upstream.entry.prefix ?? upstream.entry.name, separator, descriptor.name),
-            upstreamTool: descriptor.name,
-            annotations: descriptor.annotations,
-            approval: approvalRequirement(descriptor.name, descriptor.annotations, upstream.entry.approval).required,
-          })),
-      );
+      return toolSync.rows();
+    },
+    onCallFinished(listener) {
+      callListeners.add(listener);
+      return () => callListeners.delete(listener);
     },
     async close() {
       await server.close();

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { recordMessages, spawnHttpServer } from '@toolshed/mcp-core/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingServer } from './__fixtures__/host-harness.ts';
+import { everythingServer, scriptedServer } from './__fixtures__/host-harness.ts';
 import { processesInGroups } from './upstream/process-groups.ts';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
@@ -95,12 +95,26 @@ describe('toolshed bin', () => {
       /at servers\.a\.type: the legacy SSE transport is not supported/,
     ],
     ['{ not json', /not valid JSON/],
+    [
+      { servers: { a: { command: 'x', env: { TOKEN: `\${input:${'api-token'}}` } } } },
+      /at servers\.a\.env\.TOKEN: \$\{input:api-token\} asks the user for "api-token"/,
+    ],
   ])('does not start on a bad file, and says where: %j', async (document, message) => {
     const bad = join(directory, 'bad.json');
     writeFileSync(bad, typeof document === 'string' ? document : JSON.stringify(document));
     const result = await run(['serve', '--config', bad]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a 10 MB config nested five million levels deep with one line, not a stack trace', async () => {
+    const deep = join(directory, 'deep.json');
+    const levels = 5_000_000;
+    writeFileSync(deep, `{"mcpServers": {"a": {"command": "x", "args": ${'['.repeat(levels)}${']'.repeat(levels)}}}}`);
+    const result = await run(['serve', '--config', deep]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/deep\.json: nested deeper than 64 levels at line 1 column \d+/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
@@ -111,6 +125,23 @@ describe('toolshed bin', () => {
     expect(result.stdout).toMatch(/^ {2}sql_query +read-only, idempotent$/m);
     expect(result.stdout).toMatch(/^everything \(stdio: .*\) — up, legacy era 2025-\d{2}-\d{2}$/m);
     expect(result.stdout).toMatch(/^ {2}everything_echo/m);
+  });
+
+  it('exits 1 from tools when no configured server started, naming each and why', async () => {
+    const broken = join(directory, 'broken.json');
+    writeFileSync(
+      broken,
+      JSON.stringify({
+        toolshed: { maxRestarts: 0 },
+        mcpServers: {
+          missing: { command: join(directory, 'no-such-server') },
+          gone: { url: 'http://127.0.0.1:9/mcp' },
+        },
+      }),
+    );
+    const result = await run(['tools', '--config', broken]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/toolshed tools: no server started: missing \(.*ENOENT.*\); gone \(.+\)/);
   });
 
   it('calls one tool, prints the result, and sets the exit code', async () => {
@@ -170,6 +201,46 @@ describe('toolshed bin', () => {
     expect(readFileSync(join(directory, 'state', 'toolshed', 'audit.jsonl'), 'utf8')).toMatch(
       /"tool":"everything_get-sum"/,
     );
+  });
+
+  it('reloads when its config file changes and on SIGHUP, and clients see the new tools', async () => {
+    const live = join(directory, 'live.json');
+    const write = (tools: Record<string, string>) =>
+      writeFileSync(live, JSON.stringify({ mcpServers: { scripted: scriptedServer({ label: 's', tools }) } }));
+    write({ first: 'echo' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--config', live],
+      env,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['scripted_first']);
+      write({ first: 'echo', second: 'echo' });
+      await expect
+        .poll(async () => (await client.listTools()).tools.map((tool) => tool.name).sort(), { timeout: 10_000 })
+        .toEqual(['scripted_first', 'scripted_second']);
+      expect(stderr).toMatch(/reloaded on a change to the config file: restarted scripted; 0 unchanged/);
+      process.kill(transport.pid ?? 0, 'SIGHUP');
+      await expect
+        .poll(() => stderr, { timeout: 10_000 })
+        .toMatch(/reloaded on SIGHUP: nothing changed \(1 unchanged\)/);
+      writeFileSync(live, '{ "mcpServers": ');
+      await expect
+        .poll(() => stderr, { timeout: 10_000 })
+        .toMatch(/not reloaded on a change to the config file, still serving the previous config: .*not valid JSON/);
+      expect((await client.callTool({ name: 'scripted_second', arguments: {} })).content).toEqual([
+        { type: 'text', text: 's:second' },
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('serves Streamable HTTP to the v2 SDK client and stops its children on SIGTERM', async () => {

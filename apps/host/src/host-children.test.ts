@@ -79,6 +79,36 @@ describe('child servers', () => {
     }
   });
 
+  it('hands a child only a minimal environment, the env of its entry and the names it inherits, never secrets of the host', async () => {
+    process.env.TOOLSHED_TEST_SECRET = 'sk-not-for-children';
+    process.env.TOOLSHED_TEST_NAMED = 'named-and-passed';
+    const printEnvironment =
+      "for (const [name, value] of Object.entries(process.env)) console.error(name + '=' + value); process.exit(0)";
+    const h = await startHostHarness(() => ({
+      toolshed: { maxRestarts: 0 },
+      mcpServers: {
+        printer: {
+          command: process.execPath,
+          args: ['-e', printEnvironment],
+          env: { FROM_ENTRY: 'entry-value' },
+          inheritEnv: ['TOOLSHED_TEST_NAMED'],
+        },
+      },
+    }));
+    try {
+      await expect.poll(() => h.log.join('\n'), { timeout: 5000 }).toMatch(/\[printer\] FROM_ENTRY=entry-value/);
+      const log = h.log.join('\n');
+      expect(log).toMatch(/\[printer\] TOOLSHED_TEST_NAMED=named-and-passed/);
+      expect(log).toMatch(/\[printer\] PATH=/);
+      expect(log).not.toContain('sk-not-for-children');
+      expect(log).not.toMatch(/\[printer\] TOOLSHED_TEST_SECRET=/);
+    } finally {
+      delete process.env.TOOLSHED_TEST_SECRET;
+      delete process.env.TOOLSHED_TEST_NAMED;
+      await h.close();
+    }
+  });
+
   it('leaves no process behind: not the child, not what a wrapper started, not one that ignores SIGTERM', async () => {
     const { command, args } = everythingServer();
     const quoted = [command, ...args].map((part) => `'${part}'`).join(' ');

@@ -6,4 +6,10 @@
 
 export type { HostConfig, HostOptions, HostSettings, ServerEntry } from './config/host-config.ts';
 export { loadHostConfig, parseHostConfig } from './config/load-config.ts';
-export { type CreateHostOptions, createHost, type Host, type HostToolRow } from './create-host.ts';
+export {
+  type CreateHostOptions,
+  createHost,
+  type Host,
+  type HostToolRow,
+  type ReloadSummary,
+} from './create-host.ts';

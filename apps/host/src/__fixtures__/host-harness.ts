@@ -113,3 +113,11 @@ export function everythingServer(): { command: string; args: string[] } {
     ],
   };
 }
+
+/** The scripted stdio server as a config entry (see scripted-stdio-server.ts for what a script may say). */
+export function scriptedServer(script: Record<string, unknown>): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: [new URL('./scripted-stdio-server.ts', import.meta.url).pathname, JSON.stringify(script)],
+  };
+}

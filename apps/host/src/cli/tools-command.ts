@@ -27,8 +27,23 @@ export function formatToolTable(host: Host): string {
     for (const row of rows) {
       const hints = flags.filter(([key]) => row.annotations?.[key] === true).map(([, label]) => label);
       if (row.approval) hints.push('asks first');
-      lines.push(`  ${row.tool.padEnd(width)}  ${hints.join(', ')}`);
+      const renamed = row.renamed === undefined ? '' : ` (renamed: ${row.renamed.wanted} is ${row.renamed.heldBy}'s)`;
+      lines.push(`  ${row.tool.padEnd(width)}  ${hints.join(', ')}${renamed}`.trimEnd());
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What `toolshed tools` says on stderr about servers that did not start,
+ * and its exit code: 1 when servers were configured and none started (a
+ * table of nothing is not a success), else 0.
+ */
+export function startFailures(host: Host): { message: string | undefined; exitCode: number } {
+  const failed = host.upstreams.filter((upstream) => upstream.state !== 'up');
+  if (failed.length === 0) return { message: undefined, exitCode: 0 };
+  const names = failed.map((upstream) => `${upstream.entry.name} (${upstream.lastError ?? upstream.state})`).join('; ');
+  return failed.length === host.upstreams.length
+    ? { message: `no server started: ${names}`, exitCode: 1 }
+    : { message: `${failed.length} of ${host.upstreams.length} servers did not start: ${names}`, exitCode: 0 };
 }

@@ -107,7 +107,9 @@ export class AuditLog {
     this.#pendingBytes = 0;
     this.#open();
     if (this.#size > 0 && this.#size + bytes.length > this.#options.maxBytes) this.#rotate();
-    this.#size += writeSync(this.#open(), bytes);
+    // Opened first: opening a fresh file after a rotation sets the size to 0, which the sum must start from.
+    const fd = this.#open();
+    this.#size += writeSync(fd, bytes);
   }
 
   get path(): string {
@@ -116,11 +118,12 @@ export class AuditLog {
 
   write(entry: AuditEntry): void {
     const line = `${JSON.stringify(entry.error === undefined ? entry : { ...entry, error: redactSecrets(entry.error) })}\n`;
+    const lineBytes = Buffer.byteLength(line);
     this.#open();
     // Each line is checked against the size limit on its own, so a rotated file never exceeds it.
-    if (this.#size + this.#pendingBytes + line.length > this.#options.maxBytes) this.flush();
+    if (this.#size + this.#pendingBytes + lineBytes > this.#options.maxBytes) this.flush();
     this.#pending.push(line);
-    this.#pendingBytes += Buffer.byteLength(line);
+    this.#pendingBytes += lineBytes;
     if (this.#pendingBytes >= maxBufferedBytes) {
       this.flush();
     } else if (!this.#scheduled) {

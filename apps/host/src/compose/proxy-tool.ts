@@ -9,9 +9,9 @@ import {
 import * as z from 'zod';
 import { UpstreamInputError } from '../upstream/input-required-rounds.ts';
 import type { Upstream } from '../upstream/upstream.ts';
-import { UpstreamRpcError } from '../upstream/upstream-errors.ts';
+import { UpstreamClosedError, UpstreamRpcError } from '../upstream/upstream-errors.ts';
 import { approvalRequirement } from './approval-rule.ts';
-import { type AuditEntry, type AuditLog, argumentsDigest } from './audit-log.ts';
+import { type AuditEntry, argumentsDigest } from './audit-log.ts';
 import type { CallLimiter } from './call-limiter.ts';
 import { ParkedUpstreamCall, ParkedUpstreamCalls } from './parked-upstream-calls.ts';
 
@@ -21,9 +21,15 @@ export interface ProxyToolOptions {
   descriptor: ToolDescriptor;
   /** The name clients see. */
   exposedName: string;
-  audit: AuditLog | undefined;
+  /** Where the call's audit line goes. */
+  audit: { write(entry: AuditEntry): void } | undefined;
   limiter: CallLimiter | undefined;
+  /** The host-wide time limit now, for servers without their own (a reload may change it). */
+  hostTimeoutMs(): number | undefined;
 }
+
+/** A call nobody answers must still end: long enough for real work, and a server's own setting wins. */
+const defaultToolTimeoutMs = 10 * 60_000;
 
 const anyArguments = z.looseObject({});
 
@@ -149,8 +155,8 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         : requirement.because === 'operator waived'
           ? 'waived'
           : 'not_required';
-      const finish = (outcome: AuditEntry['outcome'], error?: string) =>
-        audit?.write({
+      const finish = (outcome: AuditEntry['outcome'], error?: string) => {
+        const entry: AuditEntry = {
           time: new Date().toISOString(),
           caller: callerOf(context),
           server: settings.name,
@@ -161,7 +167,9 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           duration_ms: Math.round(performance.now() - started),
           outcome,
           ...(error === undefined ? {} : { error }),
-        });
+        };
+        audit?.write(entry);
+      };
 
       // Checked before asking the human, taken after: a 2026-era caller runs this from the top once per answer.
       const limitedNow = limiter?.check();
@@ -201,9 +209,9 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         return toolError(limited);
       }
 
-      const timeoutMs = settings.toolTimeoutMs;
-      const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-      const signal = timeout === undefined ? context.signal : AbortSignal.any([context.signal, timeout]);
+      const timeoutMs = settings.toolTimeoutMs ?? options.hostTimeoutMs() ?? defaultToolTimeoutMs;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([context.signal, timeout]);
       try {
         const result = (await (asksByRetry(context) && upstream.identity?.era !== 'modern'
           ? relayAcrossRetries(args, context, timeout)
@@ -220,7 +228,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           finish('cancelled');
           throw error;
         }
-        if (timeout?.aborted === true) {
+        if (timeout.aborted) {
           const message = `${exposedName} did not finish within ${timeoutMs} ms, the limit for this tool; it was cancelled.`;
           finish('timeout', message);
           return toolError(message);
@@ -231,9 +239,11 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           return toolError(message);
         }
         const message =
-          error instanceof UpstreamRpcError
-            ? `${settings.name} refused the call: ${error.message}`
-            : `${settings.name} could not run ${descriptor.name}: ${error instanceof Error ? error.message : String(error)}`;
+          error instanceof UpstreamClosedError
+            ? `${settings.name} stopped before it answered ${descriptor.name}: ${error.message}`
+            : error instanceof UpstreamRpcError
+              ? `${settings.name} refused the call: ${error.message}`
+              : `${settings.name} could not run ${descriptor.name}: ${error instanceof Error ? error.message : String(error)}`;
         finish('error', message);
         return toolError(message);
       }

@@ -27,6 +27,8 @@ export type HostOptions = {
   };
   /** Restarts after crashes before a child server is given up on. Default 5. */
   maxRestarts: number;
+  /** How long a call may run, for servers that set no `toolTimeoutMs` of their own. Default 10 minutes. */
+  toolTimeoutMs?: number | undefined;
 };
 
 export const toolshedPackages: readonly ToolshedPackage[] = [
@@ -46,7 +48,15 @@ export type ToolshedPackage =
 
 /** One upstream, whatever shape it was written in. */
 export type ServerEntry = HostSettings & { name: string } & (
-    | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | undefined }
+    | {
+        kind: 'stdio';
+        command: string;
+        args: string[];
+        env: Record<string, string>;
+        /** Variables of the host's environment the child may see besides the minimal set. */
+        inheritEnv?: string[] | undefined;
+        cwd: string | undefined;
+      }
     | { kind: 'http'; url: string; headers: Record<string, string> }
     | { kind: 'package'; package: ToolshedPackage; options: Record<string, unknown> }
   );

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { composedToolName } from '../compose/tool-names.ts';
 import { parseHostConfig } from './load-config.ts';
@@ -5,6 +6,8 @@ import { parseHostConfig } from './load-config.ts';
 const source = '/etc/toolshed.json';
 /** `${env:NAME}`, as a config file writes it. */
 const ref = (name: string) => `\${env:${name}}`;
+/** Any `${...}` variable, as a config file writes it. */
+const variable = (name: string) => `\${${name}}`;
 const parse = (document: unknown, env: NodeJS.ProcessEnv = {}) =>
   parseHostConfig(JSON.stringify(document), source, env);
 
@@ -108,6 +111,47 @@ describe('parseHostConfig', () => {
     });
   });
 
+  it('reads VS Code mcp.json with comments and trailing commas, resolving its variables as VS Code does', () => {
+    const text = `{
+      // Servers for this workspace
+      "inputs": [{ "type": "promptString", "id": "unused", "description": "\${input:unused}" }],
+      "servers": {
+        "local": {
+          "type": "stdio",
+          "command": "node",
+          /* relative to the workspace, not to .vscode */
+          "args": ["\${workspaceFolder}/server.js", "\${workspaceFolderBasename}", "\${userHome}\${/}x",],
+          "env": { "TOKEN": "\${env:TOKEN}", "LITERAL": "\${unknownVariable}", },
+          "cwd": "tools",
+        },
+      },
+    }`;
+    const config = parseHostConfig(text, '/home/me/project/.vscode/mcp.json', { TOKEN: 't0ken' });
+    expect(config.servers[0]).toMatchObject({
+      args: ['/home/me/project/server.js', 'project', `${homedir()}/x`],
+      env: { TOKEN: 't0ken', LITERAL: variable('unknownVariable') },
+      cwd: '/home/me/project/tools',
+    });
+    const elsewhere = parseHostConfig(
+      `{"mcpServers": {"a": {"command": "${variable('workspaceFolder')}/bin/a"}}}`,
+      '/etc/toolshed/toolshed.json',
+      {},
+    );
+    expect(elsewhere.servers[0]).toMatchObject({ command: '/etc/toolshed/bin/a' });
+    expect(parseHostConfig('\uFEFF{"servers": {"a": {"command": "x"}}}', source, {}).servers).toHaveLength(1);
+  });
+
+  it('refuses a config nested deeper than any needs, before parsing it, with one line', () => {
+    const levels = 5_000_000;
+    const text = `{"mcpServers": {"a": {"command": "x", "args": ${'['.repeat(levels)}${']'.repeat(levels)}}}}`;
+    expect(() => parseHostConfig(text, source, {})).toThrow(
+      /^\/etc\/toolshed\.json: nested deeper than 64 levels at line 1 column 108; no config needs that$/,
+    );
+    // Brackets inside strings and comments are not nesting.
+    const quoted = `{"mcpServers": {"a": {"command": "${'['.repeat(100)}"}}} // ${'{'.repeat(100)}`;
+    expect(parseHostConfig(quoted, source, {}).servers).toHaveLength(1);
+  });
+
   it('leaves disabled servers out', () => {
     expect(
       parse({ mcpServers: { a: { command: 'a', disabled: true }, b: { command: 'b' } } }).servers.map(
@@ -187,6 +231,11 @@ describe('parseHostConfig', () => {
       'a bad separator',
       { toolshed: { separator: '::' }, mcpServers: {} },
       /at toolshed\.separator: one to three of letters/,
+    ],
+    [
+      'an input VS Code would ask for',
+      { servers: { a: { command: 'x', args: ['--key', variable('input:api-key')] } } },
+      /at servers\.a\.args\[1\]: \$\{input:api-key\} asks the user for "api-key", which only VS Code can do/,
     ],
     [
       'an unset variable',

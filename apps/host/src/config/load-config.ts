@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { LocalError } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { type Json, parseConfigJson } from './config-json.ts';
+import { resolveVariablesIn, workspaceFolderOf } from './config-variables.ts';
 import { type HostConfig, type ServerEntry, type ToolshedPackage, toolshedPackages } from './host-config.ts';
 
 /** Per-server host settings, allowed on every kind of entry. */
@@ -34,6 +36,7 @@ const stdioEntrySchema = z.strictObject({
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  inheritEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).optional(),
   cwd: z.string().min(1).optional(),
   envFile: z.string().optional(),
   ...hostSettings,
@@ -72,9 +75,8 @@ const hostOptionsSchema = z.strictObject({
     })
     .default({ enabled: true, maxBytes: 10 * 1024 * 1024, files: 5 }),
   maxRestarts: z.number().int().min(0).default(5),
+  toolTimeoutMs: z.number().int().min(1).optional(),
 });
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function invalid(source: string, path: readonly (string | number)[], message: string): LocalError {
   const where =
@@ -85,24 +87,6 @@ function invalid(source: string, path: readonly (string | number)[], message: st
           .join('.')
           .replace(/\.\[/g, '[')}`;
   return new LocalError('config_invalid', `${source}${where}: ${message}`);
-}
-
-/** `${env:NAME}` in any string becomes the variable's value; an unset variable is an error naming where. */
-function substitute(value: Json, env: NodeJS.ProcessEnv, source: string, path: (string | number)[]): Json {
-  if (typeof value === 'string') {
-    return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
-      const found = env[name];
-      if (found === undefined) throw invalid(source, path, `\${env:${name}} is used but ${name} is not set`);
-      return found;
-    });
-  }
-  if (Array.isArray(value)) return value.map((item, index) => substitute(item, env, source, [...path, index]));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, substitute(item, env, source, [...path, key])]),
-    );
-  }
-  return value;
 }
 
 function parseWith<Schema extends z.ZodType>(
@@ -159,7 +143,7 @@ function serverEntry(name: string, raw: Json, source: string, path: (string | nu
       ...entry,
       name,
       kind: 'stdio',
-      cwd: entry.cwd === undefined ? undefined : resolve(dirname(source), entry.cwd),
+      cwd: entry.cwd === undefined ? undefined : resolve(workspaceFolderOf(source), entry.cwd),
     };
   }
   if (has('url') || type !== undefined) {
@@ -177,20 +161,26 @@ function serverEntry(name: string, raw: Json, source: string, path: (string | nu
  * Reads a host configuration in the shapes clients already use —
  * `{"mcpServers": {...}}` (Claude Desktop, Cursor) or `{"servers": {...}}`
  * (VS Code, with `type`) — plus an optional `"toolshed"` block for the host's
- * own settings. `${env:NAME}` is substituted everywhere. Any mistake is a
+ * own settings. Comments and trailing commas are allowed (JSONC), and the
+ * variables VS Code resolves (`${env:NAME}`, `${workspaceFolder}`,
+ * `${userHome}`, …) are resolved everywhere as it does. Any mistake is a
  * LocalError naming the JSON path and what was expected.
  */
 export function parseHostConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): HostConfig {
   let document: Json;
   try {
-    document = JSON.parse(text) as Json;
+    document = parseConfigJson(text);
   } catch (error) {
-    throw invalid(source, [], `not valid JSON (${(error as Error).message})`);
+    throw invalid(source, [], (error as Error).message);
   }
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     throw invalid(source, [], 'expected an object with "mcpServers" or "servers"');
   }
-  const substituted = substitute(document, env, source, []) as Record<string, Json>;
+  // VS Code's `inputs` declare the questions behind ${input:ID}; they are not resolved themselves.
+  const { inputs: _inputs, ...rest } = document;
+  const substituted = resolveVariablesIn(rest, { env, source }, (path, message) =>
+    invalid(source, path, message),
+  ) as Record<string, Json>;
   const key = 'mcpServers' in substituted ? 'mcpServers' : 'servers' in substituted ? 'servers' : undefined;
   if (key === undefined)
     throw invalid(source, [], 'expected "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code)');

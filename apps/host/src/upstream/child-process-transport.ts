@@ -1,11 +1,20 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { JsonRpcPayload, Transport } from '@toolshed/mcp-core';
+import { type OverlongLine, readBoundedLines } from './bounded-lines.ts';
+import { childEnvironment } from './child-environment.ts';
+import { maxUpstreamMessageBytes } from './read-capped-body.ts';
+import { limitStderrRate } from './stderr-rate-limit.ts';
+
+/** The largest message read from a child: room for big images and files, and a bound on what one child can make the host hold. */
+const maxMessageBytes = maxUpstreamMessageBytes;
+/** A stderr line longer than this is cut: the log wants the start of a message, not a flood. */
+const maxStderrLineBytes = 8 * 1024;
 
 export interface ChildProcessSpec {
   command: string;
   args: readonly string[];
   env: Readonly<Record<string, string>>;
+  inheritEnv?: readonly string[] | undefined;
   cwd: string | undefined;
 }
 
@@ -52,7 +61,9 @@ export function startedChildGroups(): number[] {
  * group, so that whatever it starts (an `npx` wrapper's node, a server's
  * workers) is signalled with it: closing sends SIGTERM to the group, then
  * SIGKILL after a grace period, and the host's exit kills every group left.
- * stderr is handed over line by line for the host's log.
+ * The child's environment is the minimal one of `childEnvironment`. Lines
+ * are read with caps (32 MiB a message, 8 KiB a stderr line), and stderr is
+ * handed over line by line for the host's log, at a bounded rate.
  */
 export class ChildProcessTransport implements Transport {
   readonly #spec: ChildProcessSpec;
@@ -79,7 +90,7 @@ export class ChildProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.#spec.command, [...this.#spec.args], {
         cwd: this.#spec.cwd,
-        env: { ...process.env, ...this.#spec.env },
+        env: childEnvironment({ env: this.#spec.env, inheritEnv: this.#spec.inheritEnv }),
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
         windowsHide: true,
@@ -106,18 +117,48 @@ export class ChildProcessTransport implements Transport {
         this.onclose?.();
       });
       child.stdin.on('error', () => {});
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        if (line.trim() === '') return;
-        let message: unknown;
-        try {
-          message = JSON.parse(line);
-        } catch {
-          this.#onStderr(`(not JSON on stdout) ${line.slice(0, 500)}`);
-          return;
-        }
-        this.onmessage?.(message);
+      readBoundedLines(child.stdout, maxMessageBytes, {
+        line: (line) => {
+          if (line.trim() === '') return;
+          let message: unknown;
+          try {
+            message = JSON.parse(line);
+          } catch {
+            this.#onStderr(`(not JSON on stdout) ${line.slice(0, 500)}`);
+            return;
+          }
+          this.onmessage?.(message);
+        },
+        overlong: (line) => this.#dropped(line),
       });
-      createInterface({ input: child.stderr }).on('line', (line) => this.#onStderr(line));
+      const stderr = limitStderrRate(this.#onStderr);
+      child.stderr.once('end', () => stderr.flush());
+      readBoundedLines(child.stderr, maxStderrLineBytes, {
+        line: (line) => stderr.line(line),
+        overlong: (line) => stderr.line(`${line.head}… (a line of ${line.bytes} bytes, cut)`),
+      });
+    });
+  }
+
+  /**
+   * A message over the cap is not parsed. When its id can be read at its
+   * start or end (where JSON-RPC writers put it), the request it answers is
+   * failed with the reason instead of waiting forever.
+   */
+  #dropped(line: OverlongLine): void {
+    const size = `${(line.bytes / 1024 / 1024).toFixed(1)} MiB`;
+    const id =
+      /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(\d+|"[^"]*")/.exec(line.head)?.[1] ??
+      /"id"\s*:\s*(\d+|"[^"]*")\s*\}\s*$/.exec(line.tail)?.[1];
+    this.#onStderr(`(a message of ${size} on stdout was dropped: over the ${maxMessageBytes / 1024 / 1024} MiB cap)`);
+    if (id === undefined) return;
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id: JSON.parse(id) as number | string,
+      error: {
+        code: -32000,
+        message: `its answer was ${size}, over the ${maxMessageBytes / 1024 / 1024} MiB the host takes in one message, and was dropped`,
+      },
     });
   }
 

@@ -1,31 +1,56 @@
 import { type JsonRpcId, type JsonRpcPayload, type MessageExtra, MetaKey, type Transport } from '@toolshed/mcp-core';
 import { HttpStatusError } from './http-status-error.ts';
+import { maxUpstreamMessageBytes, OversizedMessageError, readCappedBody } from './read-capped-body.ts';
 
-/** Parses a text/event-stream body and hands each event's data, as JSON, to `deliver`. */
+/**
+ * Parses a text/event-stream body and hands each event's data, as JSON, to
+ * `deliver`. It works line by line on each chunk as it comes, so every
+ * character is looked at once however large an event grows, and an event
+ * over the cap ends the stream with an OversizedMessageError.
+ */
 async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: unknown) => void): Promise<void> {
   const decoder = new TextDecoder();
-  let buffer = '';
-  const flush = (block: string) => {
-    const data = block
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''))
-      .join('\n');
-    if (data === '') return;
+  let line: string[] = [];
+  let data: string[] = [];
+  let held = 0;
+  const dispatch = () => {
+    const text = data.join('\n');
+    data = [];
+    held = 0;
+    if (text === '') return;
     try {
-      deliver(JSON.parse(data));
+      deliver(JSON.parse(text));
     } catch {
       // Not JSON: not an MCP message.
     }
   };
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.search(/\r?\n\r?\n/); end >= 0; end = buffer.search(/\r?\n\r?\n/)) {
-      flush(buffer.slice(0, end));
-      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+  const endLine = () => {
+    const whole = line.join('');
+    line = [];
+    const text = whole.endsWith('\r') ? whole.slice(0, -1) : whole;
+    if (text === '') dispatch();
+    else if (text.startsWith('data:')) data.push(text.slice(5).replace(/^ /, ''));
+  };
+  const reader = body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const text = decoder.decode(read.value, { stream: true });
+    held += text.length;
+    // Characters, not bytes: at most four times the cap in memory, and no event of any size.
+    if (held > maxUpstreamMessageBytes) {
+      // Not awaited: a server that never ends its stream would hold the cancellation up.
+      reader.cancel().catch(() => {});
+      throw new OversizedMessageError('an event', maxUpstreamMessageBytes);
     }
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      line.push(text.slice(start, newline));
+      start = newline + 1;
+      endLine();
+    }
+    if (start < text.length) line.push(text.slice(start));
   }
-  flush(buffer);
+  endLine();
+  dispatch();
 }
 
 /** Methods whose target is mirrored into `Mcp-Name`, and the param that names it. */
@@ -148,7 +173,7 @@ export class HttpClientTransport implements Transport {
       if (sessionId !== null && isInitialize) this.#sessionId = sessionId;
       const related = id === undefined ? undefined : { relatedRequestId: id };
       if (!response.ok) {
-        const text = await response.text().catch(() => '');
+        const text = await readCappedBody(response.body, 64 * 1024).catch(() => '');
         const error = response.status >= 400 && response.status < 500 ? rpcErrorIn(text) : undefined;
         // The answer to this POST is this request's, whatever id the body carries (often null).
         if (error !== undefined && id !== undefined && response.status !== 401 && response.status !== 403) {
@@ -173,7 +198,13 @@ export class HttpClientTransport implements Transport {
           this.onmessage?.(event, related);
         })
           .catch((error: unknown) => {
-            if (!this.#closed && !request.signal.aborted) this.onerror?.(error as Error);
+            if (this.#closed || request.signal.aborted) return;
+            this.onerror?.(error as Error);
+            // In either era nothing more will come on a stream the host stopped reading: its request fails with why.
+            if (error instanceof OversizedMessageError && id !== undefined && !answered) {
+              answered = true;
+              this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32000, message: error.message } }, related);
+            }
           })
           .finally(() => {
             done();
@@ -184,8 +215,16 @@ export class HttpClientTransport implements Transport {
             }
           });
       } else {
-        done();
-        this.onmessage?.(await response.json(), related);
+        const text = await readCappedBody(response.body).finally(done);
+        let answer: unknown;
+        try {
+          answer = JSON.parse(text);
+        } catch {
+          throw new Error(
+            `${this.#url.href} answered with ${type === '' ? 'no content type' : type} that is not JSON: ${JSON.stringify(text.slice(0, 100))}`,
+          );
+        }
+        this.onmessage?.(answer, related);
       }
       if (isInitialize) this.#openNotificationStream();
     } catch (error) {

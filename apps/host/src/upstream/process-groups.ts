@@ -1,16 +1,24 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** Whether this system has the process table `processesInGroups` reads (Linux's /proc). */
+export function processTableAvailable(procDirectory = '/proc'): boolean {
+  return existsSync(`${procDirectory}/self/stat`);
+}
 
 /**
  * The processes still alive in the given process groups, read from /proc
  * (Linux): what a host must leave behind after it exits is none. Zombies
  * awaiting their parent's wait() are not counted; they hold no resources.
  */
-export function processesInGroups(groups: readonly number[]): { pid: number; command: string }[] {
+export function processesInGroups(
+  groups: readonly number[],
+  procDirectory = '/proc',
+): { pid: number; command: string }[] {
   const wanted = new Set(groups);
   const found: { pid: number; command: string }[] = [];
   let entries: string[];
   try {
-    entries = readdirSync('/proc');
+    entries = readdirSync(procDirectory);
   } catch {
     return found;
   }
@@ -18,7 +26,7 @@ export function processesInGroups(groups: readonly number[]): { pid: number; com
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
     try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      stat = readFileSync(`${procDirectory}/${entry}/stat`, 'utf8');
     } catch {
       continue;
     }

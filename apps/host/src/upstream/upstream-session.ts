@@ -109,6 +109,10 @@ export class UpstreamSession {
   #capabilities: Record<string, unknown> = defaultCapabilities;
   identity: UpstreamIdentity | undefined;
   onToolsChanged: (() => void) | undefined;
+  /** The server's prompts, resources or resource templates changed. */
+  onListChanged: ((list: 'prompts' | 'resources') => void) | undefined;
+  /** A resource the server serves changed (`notifications/resources/updated`). */
+  onResourceUpdated: ((uri: string) => void) | undefined;
   onLog: ((params: Record<string, unknown>) => void) | undefined;
   onClose: (() => void) | undefined;
 
@@ -343,6 +347,15 @@ export class UpstreamSession {
     switch (message.method) {
       case 'notifications/tools/list_changed':
         this.onToolsChanged?.();
+        return;
+      case 'notifications/prompts/list_changed':
+        this.onListChanged?.('prompts');
+        return;
+      case 'notifications/resources/list_changed':
+        this.onListChanged?.('resources');
+        return;
+      case 'notifications/resources/updated':
+        if (typeof params.uri === 'string') this.onResourceUpdated?.(params.uri);
         return;
       case 'notifications/message':
         this.onLog?.(params);

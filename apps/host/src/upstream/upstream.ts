@@ -2,13 +2,16 @@ import {
   createInMemoryTransportPair,
   type Implementation,
   type McpServer,
+  type PromptDescriptor,
+  type ResourceDescriptor,
+  type ResourceTemplateDescriptor,
   type ToolDescriptor,
 } from '@toolshed/mcp-core';
 import type { ServerEntry } from '../config/host-config.ts';
 import { ChildProcessTransport } from './child-process-transport.ts';
 import { HttpClientTransport } from './http-client-transport.ts';
+import { type ListKind, subscribeToListChanges } from './list-changes-subscription.ts';
 import { createPackageServer } from './mount-package.ts';
-import { subscribeToToolChanges } from './tools-subscription.ts';
 import { UpstreamConnectError } from './upstream-errors.ts';
 import { type UpstreamIdentity, type UpstreamRequestOptions, UpstreamSession } from './upstream-session.ts';
 
@@ -17,6 +20,10 @@ export type UpstreamState = 'starting' | 'up' | 'down' | 'failed' | 'stopped';
 export interface UpstreamHooks {
   /** The upstream's tools changed: listed after (re)connecting, emptied while it is down. */
   onTools(upstream: Upstream): void;
+  /** Its prompts, resources or resource templates changed, as `onTools`. */
+  onCatalog(upstream: Upstream): void;
+  /** It said one of its resources changed. */
+  onResourceUpdated(upstream: Upstream, uri: string): void;
   /** A line for the host's log. */
   log(line: string): void;
 }
@@ -55,6 +62,9 @@ export class Upstream {
   readonly #options: UpstreamOptions;
   state: UpstreamState = 'starting';
   tools: ToolDescriptor[] = [];
+  prompts: PromptDescriptor[] = [];
+  resources: ResourceDescriptor[] = [];
+  resourceTemplates: ResourceTemplateDescriptor[] = [];
   session: UpstreamSession | undefined;
   #server: McpServer | undefined;
   #child: ChildProcessTransport | undefined;
@@ -62,7 +72,7 @@ export class Upstream {
   #upSince = 0;
   #restartTimer: NodeJS.Timeout | undefined;
   #stopping = false;
-  #toolsSubscription: { stop(): void } | undefined;
+  #listSubscription: { stop(): void } | undefined;
   /** A child that closed its connection on server/discover is spoken to in the legacy era from then on. */
   #knownLegacy = false;
   /** The last error that kept the server from starting. */
@@ -86,11 +96,13 @@ export class Upstream {
     try {
       await this.#connect();
       await this.#listTools();
-      this.#listenForToolChanges();
+      await this.#listCatalog(['prompts', 'resources']);
+      this.#listenForListChanges();
       this.state = 'up';
       this.#upSince = Date.now();
       this.lastError = undefined;
       this.#hooks.onTools(this);
+      this.#hooks.onCatalog(this);
     } catch (error) {
       if (error instanceof UpstreamConnectError && error.legacyNextTime) this.#knownLegacy = true;
       this.lastError = error instanceof Error ? error.message : String(error);
@@ -101,6 +113,11 @@ export class Upstream {
   }
 
   call(name: string, args: Record<string, unknown>, options: UpstreamRequestOptions): Promise<unknown> {
+    return this.request('tools/call', { name, arguments: args }, options);
+  }
+
+  /** Any request to the server while it is up: reading a resource, getting a prompt, completing an argument. */
+  request(method: string, params: Record<string, unknown>, options: UpstreamRequestOptions = {}): Promise<unknown> {
     const session = this.session;
     if (session === undefined || this.state !== 'up') {
       return Promise.reject(
@@ -109,7 +126,7 @@ export class Upstream {
         ),
       );
     }
-    return session.request('tools/call', { name, arguments: args }, options);
+    return session.request(method, params, options);
   }
 
   async stop(): Promise<void> {
@@ -142,6 +159,10 @@ export class Upstream {
         (error: unknown) => this.#hooks.log(`[${entry.name}] tools/list failed: ${String(error)}`),
       );
     };
+    session.onListChanged = (list) => {
+      this.#listCatalog([list]).then(() => this.#hooks.onCatalog(this));
+    };
+    session.onResourceUpdated = (uri) => this.#hooks.onResourceUpdated(this, uri);
     session.onLog = (params) =>
       this.#hooks.log(`[${entry.name}] ${params.level ?? 'info'}: ${JSON.stringify(params.data)}`);
     session.onClose = () => this.#closedUnexpectedly();
@@ -174,33 +195,65 @@ export class Upstream {
   }
 
   /** Modern servers announce list changes on a subscription of their own, not on the connection. */
-  #listenForToolChanges(): void {
+  #listenForListChanges(): void {
     const session = this.session;
-    const tools = this.identity?.capabilities.tools as { listChanged?: unknown } | undefined;
-    if (session === undefined || this.identity?.era !== 'modern' || tools?.listChanged !== true) return;
-    this.#toolsSubscription = subscribeToToolChanges(session, {
-      onChange: () => session.onToolsChanged?.(),
+    const capabilities = this.identity?.capabilities as
+      | Record<string, { listChanged?: unknown } | undefined>
+      | undefined;
+    if (session === undefined || this.identity?.era !== 'modern' || capabilities === undefined) return;
+    const lists = (['tools', 'prompts', 'resources'] as const).filter(
+      (list) => capabilities[list]?.listChanged === true,
+    );
+    if (lists.length === 0) return;
+    this.#listSubscription = subscribeToListChanges(session, lists, {
+      onChange: (list) => (list === 'tools' ? session.onToolsChanged?.() : session.onListChanged?.(list)),
       log: (line) => this.#hooks.log(`[${this.entry.name}] ${line}`),
     });
   }
 
-  async #listTools(): Promise<void> {
-    const tools: ToolDescriptor[] = [];
+  /** Every page of one list. */
+  async #listAll<Item>(method: string, key: string): Promise<Item[]> {
+    const items: Item[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await this.session?.request('tools/list', cursor === undefined ? {} : { cursor })) as {
-        tools: ToolDescriptor[];
-        nextCursor?: string;
-      };
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
+      const page = (await this.session?.request(method, cursor === undefined ? {} : { cursor })) as
+        | (Record<string, Item[] | undefined> & { nextCursor?: string })
+        | undefined;
+      items.push(...(page?.[key] ?? []));
+      cursor = page?.nextCursor;
     } while (cursor !== undefined);
-    this.tools = tools;
+    return items;
+  }
+
+  /**
+   * Reads the prompts and resources the server offers. A list that fails
+   * is logged and left empty: the server's tools still work without it.
+   */
+  async #listCatalog(lists: readonly Exclude<ListKind, 'tools'>[]): Promise<void> {
+    const capabilities = this.identity?.capabilities ?? {};
+    const read = async <Item>(method: string, key: string): Promise<Item[]> =>
+      this.#listAll<Item>(method, key).catch((error: unknown) => {
+        this.#hooks.log(
+          `[${this.entry.name}] ${method} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return [];
+      });
+    if (lists.includes('prompts') && capabilities.prompts !== undefined) {
+      this.prompts = await read<PromptDescriptor>('prompts/list', 'prompts');
+    }
+    if (lists.includes('resources') && capabilities.resources !== undefined) {
+      this.resources = await read<ResourceDescriptor>('resources/list', 'resources');
+      this.resourceTemplates = await read<ResourceTemplateDescriptor>('resources/templates/list', 'resourceTemplates');
+    }
+  }
+
+  async #listTools(): Promise<void> {
+    this.tools = await this.#listAll<ToolDescriptor>('tools/list', 'tools');
   }
 
   async #disconnect(): Promise<void> {
-    this.#toolsSubscription?.stop();
-    this.#toolsSubscription = undefined;
+    this.#listSubscription?.stop();
+    this.#listSubscription = undefined;
     const session = this.session;
     this.session = undefined;
     if (session !== undefined) session.onClose = undefined;
@@ -228,8 +281,12 @@ export class Upstream {
   #down(): void {
     if (this.#stopping || this.state === 'down' || this.state === 'failed') return;
     this.tools = [];
+    this.prompts = [];
+    this.resources = [];
+    this.resourceTemplates = [];
     this.state = 'down';
     this.#hooks.onTools(this);
+    this.#hooks.onCatalog(this);
     // A child may come back after a crash, an HTTP server after a network fault; a mounted server cannot fail so.
     if (this.entry.kind === 'package') return;
     // A server that had stayed up a good while starts its count afresh; one that never came up does not.

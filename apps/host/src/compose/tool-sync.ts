@@ -1,0 +1,118 @@
+import type { McpServer, ToolAnnotations, ToolDescriptor } from '@toolshed/mcp-core';
+import type { Upstream, UpstreamState } from '../upstream/upstream.ts';
+import { approvalRequirement } from './approval-rule.ts';
+import { type AssignedName, assignToolNames } from './assign-tool-names.ts';
+import type { AuditEntry } from './audit-log.ts';
+import type { CallLimiter } from './call-limiter.ts';
+import { createProxyTool } from './proxy-tool.ts';
+import { composedToolName, matchesPattern } from './tool-names.ts';
+
+/** One row of `toolshed tools`. */
+export type HostToolRow = {
+  server: string;
+  state: UpstreamState;
+  tool: string;
+  upstreamTool: string;
+  annotations: ToolAnnotations | undefined;
+  approval: boolean;
+  /** Set when the name the tool would have had is an earlier server's: that name and that server. */
+  renamed?: { wanted: string; heldBy: string } | undefined;
+};
+
+export interface ToolSyncOptions {
+  server: McpServer;
+  log(line: string): void;
+  /** Where each call's audit line goes. */
+  audit: { write(entry: AuditEntry): void } | undefined;
+  limiterFor(upstream: Upstream): CallLimiter | undefined;
+  /** The `toolshed.toolTimeoutMs` now. */
+  hostTimeoutMs(): number | undefined;
+}
+
+type AssignedTool = AssignedName<Upstream, { owner: Upstream; descriptor: ToolDescriptor; name: string }>;
+
+function visible(tool: string, settings: Upstream['entry']['tools']): boolean {
+  if (settings?.allow !== undefined && !settings.allow.some((pattern) => matchesPattern(tool, pattern))) return false;
+  return !(settings?.deny ?? []).some((pattern) => matchesPattern(tool, pattern));
+}
+
+/**
+ * The host's tools, kept in step with its upstreams: every known tool is
+ * named in config order (`assignToolNames`), and the host's list gains and
+ * loses proxies to match, which clients hear as tools/list_changed. A
+ * server that is down keeps its names reserved (its tools as last listed),
+ * so a restart elsewhere cannot move them; a server no longer configured
+ * gives them up.
+ */
+export function createToolSync(options: ToolSyncOptions): {
+  sync(upstreams: readonly Upstream[], separator: string): void;
+  rows(): HostToolRow[];
+} {
+  const { server, log } = options;
+  const known = new Map<Upstream, ToolDescriptor[]>();
+  const exposed = new Map<string, AssignedTool>();
+  const reported = new Set<string>();
+  let assigned: AssignedTool[] = [];
+
+  return {
+    sync(upstreams, separator) {
+      for (const upstream of known.keys()) if (!upstreams.includes(upstream)) known.delete(upstream);
+      for (const upstream of upstreams) if (upstream.state === 'up') known.set(upstream, upstream.tools);
+      const claims = upstreams.flatMap((upstream) =>
+        (known.get(upstream) ?? [])
+          .filter((descriptor) => visible(descriptor.name, upstream.entry.tools))
+          .map((descriptor) => ({
+            owner: upstream,
+            descriptor,
+            name: composedToolName(upstream.entry.prefix ?? upstream.entry.name, separator, descriptor.name),
+          })),
+      );
+      assigned = assignToolNames(claims, separator);
+      const next = new Map(
+        assigned.filter((tool) => tool.owner.state === 'up').map((tool) => [tool.exposedName, tool] as const),
+      );
+      for (const [name, tool] of exposed) {
+        const kept = next.get(name);
+        if (kept?.owner === tool.owner && kept.descriptor === tool.descriptor) continue;
+        server.removeTool(name);
+        exposed.delete(name);
+      }
+      for (const [name, tool] of next) {
+        if (exposed.has(name)) continue;
+        const { owner: upstream, descriptor } = tool;
+        server.addTool(
+          createProxyTool({
+            upstream,
+            descriptor,
+            exposedName: name,
+            audit: options.audit,
+            limiter: options.limiterFor(upstream),
+            hostTimeoutMs: options.hostTimeoutMs,
+          }),
+        );
+        exposed.set(name, tool);
+        const holder = tool.collidesWith;
+        const report = `${upstream.entry.name}/${descriptor.name}=${name}`;
+        if (holder !== undefined && !reported.has(report)) {
+          reported.add(report);
+          log(
+            `[${upstream.entry.name}] tool ${descriptor.name} is named ${name}: ${tool.name} is ${holder.owner.entry.name}'s ${holder.descriptor.name}, earlier in the config`,
+          );
+        }
+      }
+    },
+    rows() {
+      return assigned
+        .filter((tool) => tool.owner.tools.includes(tool.descriptor))
+        .map(({ owner: upstream, descriptor, name, exposedName, collidesWith }) => ({
+          server: upstream.entry.name,
+          state: upstream.state,
+          tool: exposedName,
+          upstreamTool: descriptor.name,
+          annotations: descriptor.annotations,
+          approval: approvalRequirement(descriptor.name, descriptor.annotations, upstream.entry.approval).required,
+          ...(collidesWith === undefined ? {} : { renamed: { wanted: name, heldBy: collidesWith.owner.entry.name } }),
+        }));
+    },
+  };
+}
