@@ -1,4 +1,4 @@
-import { defineTool, type McpServer, type Tool, type ToolContext } from '@toolshed/mcp-core';
+import { type CallContext, defineTool, type McpServer, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 
 const noArguments = z.object({});
@@ -8,27 +8,27 @@ export interface ServerReference {
   current: McpServer | undefined;
 }
 
-function askName(context: ToolContext, key: string, message: string) {
+function askName(context: CallContext, key: string, message: string) {
   return context.elicit({ key, message, schema: z.object({ name: z.string() }) });
 }
 
-function askCapital(context: ToolContext) {
+function askCapital(context: CallContext) {
   return context.sample({
     messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
     maxTokens: 100,
   });
 }
 
-async function greetByName(context: ToolContext): Promise<string> {
+async function greetByName(context: CallContext): Promise<string> {
   const outcome = await askName(context, 'user_name', 'What is your name?');
   return outcome.action === 'accept' ? `Hello, ${outcome.content.name}!` : `No name (${outcome.action})`;
 }
 
-function askToContinue(context: ToolContext) {
+function askToContinue(context: CallContext) {
   return context.elicit({ key: 'confirm', message: 'Continue?', schema: z.object({ ok: z.boolean() }) });
 }
 
-function samplingText(result: Awaited<ReturnType<ToolContext['sample']>>): string {
+function samplingText(result: Awaited<ReturnType<CallContext['sample']>>): string {
   const content = result.content as { type?: string; text?: string };
   return content.type === 'text' ? (content.text ?? '') : `(${content.type} content)`;
 }

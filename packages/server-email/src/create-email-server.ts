@@ -1,7 +1,7 @@
 import { createRateLimiter, PathGuard } from '@toolshed/guards';
 import { createMcpServer, LocalError, type McpServer, parseOptions } from '@toolshed/mcp-core';
 import { type EmailAddress, parseEmailAddress } from './email-address.ts';
-import type { EmailContext } from './email-context.ts';
+import type { EmailServerContext } from './email-server-context.ts';
 import {
   defaultOutboxDirectory,
   defaultOutboxSender,
@@ -69,7 +69,7 @@ export function createEmailServer(input: EmailServerOptions = {}): McpServer {
   const options = parseOptions(emailServerOptions, input, optionsName);
   const { limits } = options;
   const sender = senderAddress(options);
-  const context: EmailContext = {
+  const context: EmailServerContext = {
     sender,
     policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient),
     limits,

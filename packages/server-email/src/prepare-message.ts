@@ -1,7 +1,7 @@
 import { readAttachments } from './attachment-files.ts';
 import { type ComposedMessage, composeMessage } from './compose-message.ts';
 import type { MessageArguments } from './email-arguments.ts';
-import type { EmailContext } from './email-context.ts';
+import type { EmailServerContext } from './email-server-context.ts';
 import { type BlockingCheck, draftMessage, type MessageDraft } from './message-draft.ts';
 
 export interface PreparedMessage {
@@ -18,7 +18,7 @@ export interface PreparedMessage {
  * message, measure it, and say whether the rate limit would stop it now.
  */
 export async function prepareMessage(
-  context: EmailContext,
+  context: EmailServerContext,
   input: MessageArguments,
   signal: AbortSignal,
 ): Promise<PreparedMessage> {

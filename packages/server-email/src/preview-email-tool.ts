@@ -3,7 +3,7 @@ import { detectMimeType } from 'nodemailer/lib/mime-funcs';
 import * as z from 'zod';
 import { describeAddress, type EmailAddress } from './email-address.ts';
 import { messageArguments } from './email-arguments.ts';
-import type { EmailContext } from './email-context.ts';
+import type { EmailServerContext } from './email-server-context.ts';
 import { describeBlocked } from './message-draft.ts';
 import { prepareMessage } from './prepare-message.ts';
 
@@ -19,7 +19,7 @@ function cut(body: string | undefined): { value: string | null; truncated: boole
 const addressList = z.array(z.string());
 
 /** preview_email: the exact message send_email would send, and every check that would stop it. */
-export function createPreviewEmailTool(context: EmailContext): Tool {
+export function createPreviewEmailTool(context: EmailServerContext): Tool {
   return defineTool({
     name: 'preview_email',
     title: 'Preview email',
@@ -59,8 +59,8 @@ export function createPreviewEmailTool(context: EmailContext): Tool {
       recipient_rule: z.string().describe('Who may receive mail from this server'),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input, toolContext) {
-      const prepared = await prepareMessage(context, input, toolContext.signal);
+    async run(input, call) {
+      const prepared = await prepareMessage(context, input, call.signal);
       const { draft, composed } = prepared;
       const shown = (addresses: readonly EmailAddress[]) => addresses.map(describeAddress);
       const text = cut(draft.text);

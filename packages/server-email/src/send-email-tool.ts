@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { defineTool, structuredResult, type Tool, type ToolContext, ToolError } from '@toolshed/mcp-core';
+import { type CallContext, defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { ComposedMessage } from './compose-message.ts';
 import { confirmationMessage } from './confirmation-message.ts';
 import { type MessageArguments, messageArguments } from './email-arguments.ts';
-import type { EmailContext } from './email-context.ts';
+import type { EmailServerContext } from './email-server-context.ts';
 import type { SendLogEntry } from './email-server-options.ts';
 import { UncertainDeliveryError } from './mail-delivery.ts';
 import { type BlockingCheck, describeBlocked } from './message-draft.ts';
@@ -60,7 +60,7 @@ function summarize(result: SendResult): string {
  * attempt that is still waiting for its answer. Each step that refuses says
  * so and sends nothing; every outcome goes to the send log.
  */
-export function createSendEmailTool(context: EmailContext): Tool {
+export function createSendEmailTool(context: EmailServerContext): Tool {
   /** Log entries about one composed message, timed from when it was ready to ask about. */
   function sendLog(prepared: PreparedMessage, composed: ComposedMessage) {
     const started = performance.now();
@@ -79,9 +79,9 @@ export function createSendEmailTool(context: EmailContext): Tool {
     prepared: PreparedMessage,
     composed: ComposedMessage,
     record: ReturnType<typeof sendLog>,
-    toolContext: ToolContext,
+    call: CallContext,
   ): Promise<void> {
-    const answer = await toolContext.confirm(confirmationMessage(context.sender, prepared, composed.raw.length));
+    const answer = await call.confirm(confirmationMessage(context.sender, prepared, composed.raw.length));
     if (answer.confirmed) return;
     record('declined', { reason: answer.action });
     if (answer.action === 'unavailable') {
@@ -137,7 +137,7 @@ export function createSendEmailTool(context: EmailContext): Tool {
     prepared: PreparedMessage,
     key: string | undefined,
     print: string,
-    toolContext: ToolContext,
+    call: CallContext,
   ): Promise<SendResult> {
     const earlier = key === undefined ? undefined : context.idempotency.recall(key, print);
     // A retry of a message already sent must not be refused for the rate
@@ -158,9 +158,9 @@ export function createSendEmailTool(context: EmailContext): Tool {
     if (composed === undefined) throw blockedError(prepared.blocked);
 
     const record = sendLog(prepared, composed);
-    if (context.confirmationRequired) await confirmWithUser(prepared, composed, record, toolContext);
+    if (context.confirmationRequired) await confirmWithUser(prepared, composed, record, call);
     // The user has said yes (or is not asked): only now may anything happen.
-    toolContext.signal.throwIfAborted();
+    call.signal.throwIfAborted();
     if (key === undefined) return deliver(composed, record);
     // Another call with this key may have been confirmed while this one waited for its answer.
     const claim = context.idempotency.claim(
@@ -191,9 +191,9 @@ export function createSendEmailTool(context: EmailContext): Tool {
     }),
     output: sendResultOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    async run({ idempotency_key: key, ...input }, toolContext) {
-      const prepared = await prepareMessage(context, input, toolContext.signal);
-      const result = await send(prepared, key, fingerprint(input), toolContext);
+    async run({ idempotency_key: key, ...input }, call) {
+      const prepared = await prepareMessage(context, input, call.signal);
+      const result = await send(prepared, key, fingerprint(input), call);
       return structuredResult(result, { text: summarize(result) });
     },
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EmailAddress } from './email-address.ts';
-import type { EmailContext } from './email-context.ts';
+import type { EmailServerContext } from './email-server-context.ts';
 import type { RecipientLogging, SendLogEntry } from './email-server-options.ts';
 import { allRecipients, type MessageDraft } from './message-draft.ts';
 
@@ -18,7 +18,7 @@ export function writeSendLogLine(entry: SendLogEntry): void {
 
 /** Writes one entry about a message to the server's send log, recipients shown as the operator chose. */
 export function logSend(
-  context: EmailContext,
+  context: EmailServerContext,
   draft: MessageDraft,
   entry: Pick<SendLogEntry, 'event' | 'attachments' | 'durationMs'> & Partial<SendLogEntry>,
 ): void {

@@ -2,11 +2,11 @@ import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { createDomainChecker, type DomainMail } from './domain-check.ts';
 import { parseEmailAddress } from './email-address.ts';
-import type { EmailContext } from './email-context.ts';
+import type { EmailServerContext } from './email-server-context.ts';
 import { printable } from './unsafe-characters.ts';
 
 /** validate_recipients: syntax, the allowlist and the domain's mail records, for each address, sending nothing. */
-export function createValidateRecipientsTool(context: EmailContext): Tool {
+export function createValidateRecipientsTool(context: EmailServerContext): Tool {
   const checkDomain = createDomainChecker(context.dnsServers);
   return defineTool({
     name: 'validate_recipients',
@@ -43,7 +43,7 @@ export function createValidateRecipientsTool(context: EmailContext): Tool {
       recipient_rule: z.string(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run({ addresses, check_domains: checkDomains }, toolContext) {
+    async run({ addresses, check_domains: checkDomains }, call) {
       const lookups = new Map<string, Promise<DomainMail>>();
       const results = await Promise.all(
         addresses.map(async (input) => {
@@ -69,7 +69,7 @@ export function createValidateRecipientsTool(context: EmailContext): Tool {
           }
           let mail: DomainMail = { status: 'unknown', hosts: [], detail: 'Not checked' };
           if (checkDomains) {
-            toolContext.signal.throwIfAborted();
+            call.signal.throwIfAborted();
             let lookup = lookups.get(address.domain);
             if (lookup === undefined) {
               lookup = checkDomain(address.domain);

@@ -3,8 +3,8 @@ import { createMcpServer, LocalError, type McpServer, parseOptions, type Tool } 
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
+import type { FilesystemServerContext } from './filesystem-server-context.ts';
 import { type FilesystemServerOptions, filesystemServerOptions } from './filesystem-server-options.ts';
-import type { FilesystemToolContext } from './filesystem-tool-context.ts';
 import { createGetFileInfoTool } from './get-file-info-tool.ts';
 import { createListAllowedDirectoriesTool } from './list-allowed-directories-tool.ts';
 import { createListDirectoryTool } from './list-directory-tool.ts';
@@ -36,7 +36,7 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
     throw new LocalError('config_invalid', 'at least one allowed directory is required');
   }
   const guard = PathGuard.create(options.directories, { readOnly: options.readOnly });
-  const context: FilesystemToolContext = {
+  const context: FilesystemServerContext = {
     guard,
     limits: options.limits,
     narrowed: new WeakMap(),

@@ -1,13 +1,13 @@
 import { walkDirectory } from '@toolshed/guards';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileExclusion } from './glob-pattern.ts';
 import { textResult } from './text-result.ts';
 import { TreeJsonWriter } from './tree-json-writer.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
-export function createDirectoryTreeTool(context: FilesystemToolContext): Tool {
+export function createDirectoryTreeTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'directory_tree',
     title: 'Directory Tree',

@@ -3,7 +3,7 @@ import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import { createTwoFilesPatch } from 'diff';
 import * as z from 'zod';
 import { applyEdits } from './apply-edits.ts';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 
 /** A fence longer than any run of backticks in the diff, so the block cannot be closed early. */
@@ -13,7 +13,7 @@ function fenced(diff: string): string {
   return `${fence}diff\n${diff}${fence}\n\n`;
 }
 
-export function createEditFileTool(context: FilesystemToolContext): Tool {
+export function createEditFileTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'edit_file',
     title: 'Edit File',

@@ -2,10 +2,10 @@ import { stat } from 'node:fs/promises';
 import { fileSystemToolError } from '@toolshed/guards';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 
-export function createGetFileInfoTool(context: FilesystemToolContext): Tool {
+export function createGetFileInfoTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'get_file_info',
     title: 'Get File Info',

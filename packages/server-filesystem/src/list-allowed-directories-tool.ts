@@ -1,9 +1,9 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 
-export function createListAllowedDirectoriesTool(context: FilesystemToolContext): Tool {
+export function createListAllowedDirectoriesTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'list_allowed_directories',
     title: 'List Allowed Directories',

@@ -1,9 +1,9 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 
-export function createListDirectoryTool(context: FilesystemToolContext): Tool {
+export function createListDirectoryTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'list_directory',
     title: 'List Directory',

@@ -2,11 +2,11 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { formatSize } from './format-size.ts';
 import { textResult } from './text-result.ts';
 
-export function createListDirectoryWithSizesTool(context: FilesystemToolContext): Tool {
+export function createListDirectoryWithSizesTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'list_directory_with_sizes',
     title: 'List Directory with Sizes',

@@ -1,9 +1,9 @@
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 
-export function createMoveFileTool(context: FilesystemToolContext): Tool {
+export function createMoveFileTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'move_file',
     title: 'Move File',

@@ -2,10 +2,10 @@ import { fstatSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { type ContentBlock, defineTool, type Tool, ToolError, toolResult } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { mediaTypeOf } from './media-types.ts';
 
-export function createReadMediaFileTool(context: FilesystemToolContext): Tool {
+export function createReadMediaFileTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'read_media_file',
     title: 'Read Media File',

@@ -1,12 +1,12 @@
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 import { readTextWindow } from './text-window.ts';
 
 const maxPaths = 100;
 
-export function createReadMultipleFilesTool(context: FilesystemToolContext): Tool {
+export function createReadMultipleFilesTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'read_multiple_files',
     title: 'Read Multiple Files',

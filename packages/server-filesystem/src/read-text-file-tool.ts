@@ -1,13 +1,13 @@
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 import { readTextWindow } from './text-window.ts';
 
 const lineCount = z.number().int().min(1);
 
 /** read_text_file, and read_file: the reference server's deprecated name for it. */
-export function createReadTextFileTool(context: FilesystemToolContext, name: 'read_text_file' | 'read_file'): Tool {
+export function createReadTextFileTool(context: FilesystemServerContext, name: 'read_text_file' | 'read_file'): Tool {
   const deprecated = name === 'read_file';
   return defineTool({
     name,

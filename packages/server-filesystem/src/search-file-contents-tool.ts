@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { fileSystemToolError, type GuardedPath, walkDirectory } from '@toolshed/guards';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileGlob, type GlobMatcher } from './glob-pattern.ts';
 import { createLineMatcher } from './line-matcher.ts';
 import { textResult } from './text-result.ts';
@@ -32,7 +32,7 @@ interface ContentMatch {
   after?: string[];
 }
 
-export function createSearchFileContentsTool(context: FilesystemToolContext): Tool {
+export function createSearchFileContentsTool(context: FilesystemServerContext): Tool {
   const { limits } = context;
   return defineTool({
     name: 'search_file_contents',

@@ -1,12 +1,12 @@
 import { walkDirectory } from '@toolshed/guards';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileGlob } from './glob-pattern.ts';
 import { textResult } from './text-result.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
-export function createSearchFilesTool(context: FilesystemToolContext): Tool {
+export function createSearchFilesTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'search_files',
     title: 'Search Files',

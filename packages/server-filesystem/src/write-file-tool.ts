@@ -1,10 +1,10 @@
 import { Buffer } from 'node:buffer';
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { type FilesystemToolContext, guardForCall, pathArgument } from './filesystem-tool-context.ts';
+import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 
-export function createWriteFileTool(context: FilesystemToolContext): Tool {
+export function createWriteFileTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'write_file',
     title: 'Write File',

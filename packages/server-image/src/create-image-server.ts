@@ -1,7 +1,7 @@
 import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
 import { createMcpServer, LocalError, type McpServer, parseOptions } from '@toolshed/mcp-core';
-import type { ImageContext } from './image-context.ts';
 import { createImageInfoTool } from './image-info-tool.ts';
+import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
 import { createProcessImageTool } from './process-image-tool.ts';
 import { WorkLimiter } from './work-limiter.ts';
@@ -37,7 +37,7 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
   if (limits.previewMaxEdge > limits.maxOutputEdge) {
     throw new LocalError('config_invalid', 'previewMaxEdge cannot be larger than maxOutputEdge');
   }
-  const context: ImageContext = {
+  const context: ImageServerContext = {
     limits,
     inputs: inputGuard(options),
     outputs:

@@ -2,8 +2,8 @@ import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mc
 import * as z from 'zod';
 import { startDeadline } from './call-deadline.ts';
 import { summariseExif } from './exif-summary.ts';
-import type { ImageContext } from './image-context.ts';
 import { probeImage, readHeader } from './image-probe.ts';
+import type { ImageServerContext } from './image-server-context.ts';
 import { imageSourceFields, loadImage } from './image-source.ts';
 
 const infoShape = z.object({
@@ -41,7 +41,7 @@ const infoShape = z.object({
   limit: z.string().optional().describe('Which limit it exceeds, when not processable'),
 });
 
-export function createImageInfoTool(context: ImageContext): Tool {
+export function createImageInfoTool(context: ImageServerContext): Tool {
   return defineTool({
     name: 'image_info',
     title: 'Image Info',

@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path';
 import { ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import type { ImageContext } from './image-context.ts';
+import type { ImageServerContext } from './image-server-context.ts';
 
 /** Where an image comes from: exactly one of the three. */
 export type ImageSourceArguments = {
@@ -42,7 +42,7 @@ function tooLarge(label: string, size: number, limit: number): ToolError {
   return new ToolError(`${label} is ${size} bytes; inputs over ${limit} bytes are not processed.`);
 }
 
-async function fromPath(path: string, context: ImageContext): Promise<LoadedImage> {
+async function fromPath(path: string, context: ImageServerContext): Promise<LoadedImage> {
   if (context.inputs === undefined) {
     throw new ToolError('This server has no image directories configured; pass the image as data instead.');
   }
@@ -57,7 +57,7 @@ async function fromPath(path: string, context: ImageContext): Promise<LoadedImag
   }
 }
 
-async function fromUrl(url: string, context: ImageContext, signal: AbortSignal): Promise<LoadedImage> {
+async function fromUrl(url: string, context: ImageServerContext, signal: AbortSignal): Promise<LoadedImage> {
   if (context.fetcher === undefined) {
     throw new ToolError(
       'This server does not download images (the operator has not enabled URL input); pass a path or the data instead.',
@@ -67,7 +67,7 @@ async function fromUrl(url: string, context: ImageContext, signal: AbortSignal):
   return { bytes: response.body, label: response.url.href, stem: stemOf(response.url.pathname) };
 }
 
-function fromData(data: string, context: ImageContext): LoadedImage {
+function fromData(data: string, context: ImageServerContext): LoadedImage {
   const text = data.replace(dataUrlPrefix, '').replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
   const size = Math.floor((text.length * 3) / 4) - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
   if (size > context.limits.maxInputBytes) throw tooLarge('The data', size, context.limits.maxInputBytes);
@@ -78,7 +78,7 @@ function fromData(data: string, context: ImageContext): LoadedImage {
 /** The input's bytes, read within the limits; exactly one source must be given. */
 export function loadImage(
   source: ImageSourceArguments,
-  context: ImageContext,
+  context: ImageServerContext,
   signal: AbortSignal,
   name = 'the image',
 ): Promise<LoadedImage> {

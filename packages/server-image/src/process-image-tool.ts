@@ -1,7 +1,7 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import type { ImageContext } from './image-context.ts';
 import { imageResultShape } from './image-result.ts';
+import type { ImageServerContext } from './image-server-context.ts';
 import { imageSourceFields } from './image-source.ts';
 import { adjustFields, adjustOperation } from './operations/adjust-operation.ts';
 import { cropFields, cropOperation } from './operations/crop-operation.ts';
@@ -43,7 +43,7 @@ const stepGuide =
   'thumbnail {size (256), fit: cover*|inside}; ' +
   'watermark {text | overlay {path|url|data}, gravity: southeast*|northwest|…|centre, opacity (0.5), scale (0.25), color, tile}';
 
-async function operationFor(item: Step, context: ImageContext, signal: AbortSignal): Promise<Operation> {
+async function operationFor(item: Step, context: ImageServerContext, signal: AbortSignal): Promise<Operation> {
   switch (item.op) {
     case 'resize':
       return resizeOperation(item);
@@ -65,7 +65,7 @@ async function operationFor(item: Step, context: ImageContext, signal: AbortSign
  * never replace one; the same call gives the same result; they reach the
  * network only when the operator allows URL input.
  */
-function transformAnnotations(context: ImageContext) {
+function transformAnnotations(context: ImageServerContext) {
   return {
     readOnlyHint: context.outputs === undefined,
     destructiveHint: false,
@@ -75,7 +75,7 @@ function transformAnnotations(context: ImageContext) {
 }
 
 /** How the result is delivered, which depends on the server's configuration. */
-function deliveryNote(context: ImageContext): string {
+function deliveryNote(context: ImageServerContext): string {
   const preview = `Returns a preview (≤${context.limits.previewMaxEdge} px)`;
   return context.outputs === undefined ? `${preview}.` : `${preview}; the full size goes to the output directory.`;
 }
@@ -86,7 +86,7 @@ function deliveryNote(context: ImageContext): string {
  * every step and cost a round trip each; and one tool's definition costs a
  * model far fewer tokens on every turn than one tool per operation.
  */
-export function createProcessImageTool(context: ImageContext): Tool {
+export function createProcessImageTool(context: ImageServerContext): Tool {
   return defineTool({
     name: 'process_image',
     title: 'Process Image',

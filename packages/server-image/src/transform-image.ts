@@ -1,9 +1,9 @@
-import type { ToolContext, ToolResult } from '@toolshed/mcp-core';
+import type { CallContext, ToolResult } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { startDeadline } from './call-deadline.ts';
-import type { ImageContext } from './image-context.ts';
 import { probeImage } from './image-probe.ts';
 import { imageResult } from './image-result.ts';
+import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageSourceArguments, loadImage } from './image-source.ts';
 import type { Operation } from './operations/operation.ts';
 import { checkEncodeOptions, chosenFormat, type OutputFormat } from './output-format.ts';
@@ -35,8 +35,8 @@ export interface TransformRequest {
  * an output directory, and answer with the fitted image.
  */
 export async function transformImage(
-  context: ImageContext,
-  call: ToolContext,
+  context: ImageServerContext,
+  call: CallContext,
   request: TransformRequest,
 ): Promise<ToolResult> {
   const { limits } = context;

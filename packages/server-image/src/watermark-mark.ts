@@ -1,7 +1,7 @@
 import { ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import type { ImageContext } from './image-context.ts';
 import { decodeOptions, probeImage } from './image-probe.ts';
+import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageSourceArguments, imageSourceFields, loadImage } from './image-source.ts';
 import type { WatermarkMark } from './operations/watermark-operation.ts';
 
@@ -19,7 +19,7 @@ export const overlayField: z.ZodOptional<
 /** The mark a watermark stamps: text, or an overlay image read and checked like any input. */
 export async function loadWatermarkMark(
   args: { text?: string | undefined; overlay?: ImageSourceArguments | undefined },
-  context: ImageContext,
+  context: ImageServerContext,
   signal: AbortSignal,
 ): Promise<WatermarkMark> {
   if ((args.text === undefined) === (args.overlay === undefined)) {

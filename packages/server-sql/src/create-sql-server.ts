@@ -6,8 +6,8 @@ import { createListTablesTool } from './list-tables-tool.ts';
 import { QueryProcessPool } from './query-process-pool.ts';
 import { createQueryTool } from './query-tool.ts';
 import { createSchemaResource } from './schema-resource.ts';
+import type { SqlServerContext } from './sql-server-context.ts';
 import { type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
-import type { SqlToolContext } from './sql-tool-context.ts';
 import { StatementTimeLimit } from './statement-time-limit.ts';
 
 const serverVersion = '0.1.0';
@@ -36,7 +36,7 @@ export function createSqlServer(input: SqlServerOptions): McpServer {
     maxOldSpaceMb: Math.max(64, Math.ceil((limits.maxResultBytes * 8) / 1024 / 1024) + 64),
   });
   pool.warm();
-  const context: SqlToolContext = { pool, databaseNames: Object.keys(databases), limits };
+  const context: SqlServerContext = { pool, databaseNames: Object.keys(databases), limits };
   const names = context.databaseNames;
   return createMcpServer({
     name: 'toolshed-sql',

@@ -1,8 +1,8 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
 
-export function createDescribeTableTool(context: SqlToolContext): Tool {
+export function createDescribeTableTool(context: SqlServerContext): Tool {
   return defineTool({
     name: 'describe_table',
     title: 'Describe a table',
@@ -51,9 +51,9 @@ export function createDescribeTableTool(context: SqlToolContext): Tool {
       sql: z.string().nullable(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run({ database, table }, toolContext) {
+    async run({ database, table }, call) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'describe_table', database: name, table }, toolContext);
+      const json = await runInQueryProcess(context, { kind: 'describe_table', database: name, table }, call);
       return { database: name, ...JSON.parse(json) };
     },
   });

@@ -1,8 +1,8 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
 
-export function createExplainQueryTool(context: SqlToolContext): Tool {
+export function createExplainQueryTool(context: SqlServerContext): Tool {
   return defineTool({
     name: 'explain_query',
     title: 'Explain a query plan',
@@ -19,9 +19,9 @@ export function createExplainQueryTool(context: SqlToolContext): Tool {
       temp_b_trees: z.array(z.string()).describe('Steps that sort or deduplicate in a temporary B-tree'),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run({ database, sql }, toolContext) {
+    async run({ database, sql }, call) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'explain', database: name, sql }, toolContext);
+      const json = await runInQueryProcess(context, { kind: 'explain', database: name, sql }, call);
       return { database: name, ...JSON.parse(json) };
     },
   });

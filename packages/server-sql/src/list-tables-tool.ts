@@ -1,8 +1,8 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
 
-export function createListTablesTool(context: SqlToolContext): Tool {
+export function createListTablesTool(context: SqlServerContext): Tool {
   return defineTool({
     name: 'list_tables',
     title: 'List tables and views',
@@ -19,9 +19,9 @@ export function createListTablesTool(context: SqlToolContext): Tool {
       ),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run({ database }, toolContext) {
+    async run({ database }, call) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'list_tables', database: name }, toolContext);
+      const json = await runInQueryProcess(context, { kind: 'list_tables', database: name }, call);
       return { database: name, ...JSON.parse(json) };
     },
   });

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { type ToolContext, ToolError } from '@toolshed/mcp-core';
+import { type CallContext, ToolError } from '@toolshed/mcp-core';
 import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
 import type { StatementTimeLimit } from './statement-time-limit.ts';
 
@@ -58,7 +58,7 @@ export class QueryProcessPool {
   }
 
   /** Runs a request in a query process, which is killed when the time limit passes or the call is cancelled. */
-  async run(request: QueryRequest, signal: AbortSignal, progress?: ToolContext['progress']): Promise<QueryResponse> {
+  async run(request: QueryRequest, signal: AbortSignal, progress?: CallContext['progress']): Promise<QueryResponse> {
     const queryProcess = await this.#acquire(signal);
     let settled = false;
     try {

@@ -1,6 +1,6 @@
 import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
 
 const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -24,7 +24,7 @@ export const queryOutput: z.ZodObject = z.object({
   elapsed_ms: z.number().describe('Time SQLite took to produce and encode the rows, in milliseconds'),
 });
 
-export function createQueryTool(context: SqlToolContext): Tool {
+export function createQueryTool(context: SqlServerContext): Tool {
   const { maxRows, maxSqlLength } = context.limits;
   return defineTool({
     name: 'query',
@@ -43,7 +43,7 @@ export function createQueryTool(context: SqlToolContext): Tool {
     }),
     output: queryOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run({ database, sql, params, max_rows }, toolContext) {
+    async run({ database, sql, params, max_rows }, call) {
       const json = await runInQueryProcess(
         context,
         {
@@ -57,7 +57,7 @@ export function createQueryTool(context: SqlToolContext): Tool {
             maxBlobBytes: context.limits.maxBlobBytes,
           },
         },
-        toolContext,
+        call,
       );
       return structuredResult(JSON.parse(json), { text: json });
     },

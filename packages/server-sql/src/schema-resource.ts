@@ -1,16 +1,16 @@
 import { defineResource, type Resource } from '@toolshed/mcp-core';
-import { runInQueryProcess, type SqlToolContext } from './sql-tool-context.ts';
+import { runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
 
 /** `sqlite://NAME/schema`: every CREATE statement of one database, as SQL text. */
-export function createSchemaResource(context: SqlToolContext, database: string): Resource {
+export function createSchemaResource(context: SqlServerContext, database: string): Resource {
   return defineResource({
     uri: `sqlite://${database}/schema`,
     name: `${database}-schema`,
     title: `Schema of ${database}`,
     description: `The CREATE statements of every table, view, index and trigger in the "${database}" database.`,
     mimeType: 'application/sql',
-    async read(toolContext) {
-      const json = await runInQueryProcess(context, { kind: 'schema_text', database }, toolContext);
+    async read(call) {
+      const json = await runInQueryProcess(context, { kind: 'schema_text', database }, call);
       return (JSON.parse(json) as { text: string }).text;
     },
   });

@@ -1,4 +1,4 @@
-import { type ToolContext, ToolError } from '@toolshed/mcp-core';
+import { type CallContext, ToolError } from '@toolshed/mcp-core';
 
 /**
  * The one time limit every statement keeps to, and everything that follows
@@ -30,7 +30,7 @@ export class StatementTimeLimit {
    * passes; until then the client hears how long it has been running.
    * Returns the function that stops the clock.
    */
-  start(onExpired: (error: ToolError) => void, progress?: ToolContext['progress']): () => void {
+  start(onExpired: (error: ToolError) => void, progress?: CallContext['progress']): () => void {
     const started = performance.now();
     const timer = setTimeout(() => onExpired(this.expired()), this.ms);
     const ticker =

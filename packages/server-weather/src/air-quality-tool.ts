@@ -12,7 +12,7 @@ import {
 } from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
-import type { WeatherSources } from './weather-sources.ts';
+import type { WeatherServerContext } from './weather-server-context.ts';
 
 const pollutantFields: readonly SeriesField[] = [
   { name: 'us_aqi', variable: 'us_aqi', description: 'US EPA AQI, 0-500' },
@@ -62,7 +62,7 @@ function withBands(row: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-export function createAirQualityTool(sources: WeatherSources): Tool {
+export function createAirQualityTool(context: WeatherServerContext): Tool {
   return defineTool({
     name: 'get_air_quality',
     title: 'Air quality',
@@ -96,14 +96,14 @@ export function createAirQualityTool(sources: WeatherSources): Tool {
       notes: z.array(z.string()).optional(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, context) {
-      const location = await resolveLocation(sources, args, context.signal);
+    async run(args, call) {
+      const location = await resolveLocation(context, args, call.signal);
       const params = { current: variablesOf(pollutantFields), ...hourlyParameters(pollutantFields, args.hours) };
       const cached = await fetchOpenMeteo(
-        sources,
-        { base: sources.airQualityUrl, path: '/v1/air-quality', kind: 'airQuality', params },
+        context,
+        { base: context.airQualityUrl, path: '/v1/air-quality', kind: 'airQuality', params },
         location,
-        context.signal,
+        call.signal,
       );
       const answer = cached.value;
       const data: Record<string, unknown> = {

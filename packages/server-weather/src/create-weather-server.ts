@@ -6,8 +6,8 @@ import { ResponseCache } from './response-cache.ts';
 import { createSearchLocationsTool } from './search-locations-tool.ts';
 import { UpstreamClient } from './upstream-client.ts';
 import { createWeatherAlertsTool } from './weather-alerts-tool.ts';
+import type { WeatherServerContext } from './weather-server-context.ts';
 import { type WeatherServerOptions, weatherServerOptions } from './weather-server-options.ts';
-import type { WeatherSources } from './weather-sources.ts';
 
 const serverVersion = '0.1.0';
 const projectUrl = 'https://github.com/toolshed/toolshed';
@@ -30,7 +30,7 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
     userAgent: `toolshed-weather/${serverVersion} (${contact === undefined || contact === '' ? projectUrl : `${projectUrl}; ${contact}`})`,
   });
   const seconds = (value: number) => value * 1000;
-  const sources: WeatherSources = {
+  const context: WeatherServerContext = {
     client,
     cache: new ResponseCache({ maxStaleMs: seconds(limits.maxStaleSeconds), maxBytes: limits.cacheMaxBytes }),
     forecastUrl: new URL(upstreams.forecastUrl),
@@ -60,11 +60,11 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
       'Answers are cached for minutes; `freshness.stale: true` means the upstream is failing and the answer is older than usual — say so. ' +
       'Weather data by Open-Meteo.com (CC BY 4.0) and the US National Weather Service.',
     tools: [
-      createSearchLocationsTool(sources),
-      createCurrentWeatherTool(sources),
-      createForecastTool(sources),
-      createAirQualityTool(sources),
-      createWeatherAlertsTool(sources),
+      createSearchLocationsTool(context),
+      createCurrentWeatherTool(context),
+      createForecastTool(context),
+      createAirQualityTool(context),
+      createWeatherAlertsTool(context),
     ],
     onClose: () => client.close(),
   });

@@ -12,7 +12,7 @@ import {
 } from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
-import type { WeatherSources } from './weather-sources.ts';
+import type { WeatherServerContext } from './weather-server-context.ts';
 
 const currentFields: readonly SeriesField[] = [
   ...conditionFields,
@@ -22,7 +22,7 @@ const currentFields: readonly SeriesField[] = [
   { name: 'is_day', variable: 'is_day', kind: 'flag' },
 ];
 
-export function createCurrentWeatherTool(sources: WeatherSources): Tool {
+export function createCurrentWeatherTool(context: WeatherServerContext): Tool {
   return defineTool({
     name: 'get_current_weather',
     title: 'Current weather',
@@ -41,19 +41,19 @@ export function createCurrentWeatherTool(sources: WeatherSources): Tool {
       notes: z.array(z.string()).optional(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, context) {
-      const location = await resolveLocation(sources, args, context.signal);
-      const units = args.units ?? sources.defaultUnits;
+    async run(args, call) {
+      const location = await resolveLocation(context, args, call.signal);
+      const units = args.units ?? context.defaultUnits;
       const cached = await fetchOpenMeteo(
-        sources,
+        context,
         {
-          base: sources.forecastUrl,
+          base: context.forecastUrl,
           path: '/v1/forecast',
           kind: 'current',
           params: { current: variablesOf(currentFields), ...unitParameters(units) },
         },
         location,
-        context.signal,
+        call.signal,
       );
       const answer = cached.value;
       return weatherResult(

@@ -13,7 +13,7 @@ import {
 } from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
-import type { WeatherSources } from './weather-sources.ts';
+import type { WeatherServerContext } from './weather-server-context.ts';
 
 const dailyFields: readonly SeriesField[] = [
   { name: 'weather_code', variable: 'weather_code', kind: 'code' },
@@ -43,7 +43,7 @@ const hourlyFields: readonly SeriesField[] = [
 
 const maxHours = 168;
 
-export function createForecastTool(sources: WeatherSources): Tool {
+export function createForecastTool(context: WeatherServerContext): Tool {
   return defineTool({
     name: 'get_forecast',
     title: 'Weather forecast',
@@ -68,9 +68,9 @@ export function createForecastTool(sources: WeatherSources): Tool {
       notes: z.array(z.string()).optional(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, context) {
-      const location = await resolveLocation(sources, args, context.signal);
-      const units = args.units ?? sources.defaultUnits;
+    async run(args, call) {
+      const location = await resolveLocation(context, args, call.signal);
+      const units = args.units ?? context.defaultUnits;
       const params = {
         daily: variablesOf(dailyFields),
         forecast_days: String(args.days),
@@ -78,10 +78,10 @@ export function createForecastTool(sources: WeatherSources): Tool {
         ...unitParameters(units),
       };
       const cached = await fetchOpenMeteo(
-        sources,
-        { base: sources.forecastUrl, path: '/v1/forecast', kind: 'forecast', params },
+        context,
+        { base: context.forecastUrl, path: '/v1/forecast', kind: 'forecast', params },
         location,
-        context.signal,
+        call.signal,
       );
       const answer = cached.value;
       const data: Record<string, unknown> = {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { CachedValue } from './response-cache.ts';
-import { fetchUpstream, type WeatherSources } from './weather-sources.ts';
+import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
 
 const nullableString = z
   .string()
@@ -60,7 +60,7 @@ export interface PlaceSearch {
 
 /** Places whose name matches, best first (Open-Meteo ranks by match and population). */
 export async function searchPlaces(
-  sources: WeatherSources,
+  context: WeatherServerContext,
   search: PlaceSearch,
   signal?: AbortSignal,
 ): Promise<CachedValue<Place[]>> {
@@ -71,9 +71,9 @@ export async function searchPlaces(
     format: 'json',
   };
   if (search.countryCode !== undefined) params.countryCode = search.countryCode.toUpperCase();
-  const answer = await fetchUpstream(sources, {
+  const answer = await fetchUpstream(context, {
     upstream: 'Open-Meteo',
-    base: sources.geocodingUrl,
+    base: context.geocodingUrl,
     path: '/v1/search',
     params,
     kind: 'geocoding',

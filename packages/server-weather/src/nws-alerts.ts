@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { formatPoint } from './coordinates.ts';
 import type { CachedValue } from './response-cache.ts';
-import { fetchUpstream, type WeatherSources } from './weather-sources.ts';
+import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
 
 const text = z
   .string()
@@ -43,7 +43,7 @@ const zoneId = (url: string | null): string | null => (url === null ? null : url
  * asking again about Berlin costs no request.
  */
 export async function pointCoverage(
-  sources: WeatherSources,
+  context: WeatherServerContext,
   latitude: number,
   longitude: number,
   signal?: AbortSignal,
@@ -59,9 +59,9 @@ export async function pointCoverage(
       county: zoneId(properties.county),
     }),
   );
-  return fetchUpstream(sources, {
+  return fetchUpstream(context, {
     upstream: 'NWS',
-    base: sources.nwsUrl,
+    base: context.nwsUrl,
     path: `/points/${formatPoint(latitude, longitude)}`,
     kind: 'points',
     schema,
@@ -121,14 +121,14 @@ const alertAnswer: z.ZodType<{ features: { properties: NwsAlert }[]; updated: st
 
 /** Active alerts (warnings, watches, advisories) whose area contains the point. */
 export async function activeAlerts(
-  sources: WeatherSources,
+  context: WeatherServerContext,
   latitude: number,
   longitude: number,
   signal?: AbortSignal,
 ): Promise<CachedValue<{ alerts: NwsAlert[]; updated: string | null }>> {
-  const answer = await fetchUpstream(sources, {
+  const answer = await fetchUpstream(context, {
     upstream: 'NWS',
-    base: sources.nwsUrl,
+    base: context.nwsUrl,
     path: '/alerts/active',
     params: { point: formatPoint(latitude, longitude) },
     kind: 'alerts',

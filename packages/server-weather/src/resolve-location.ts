@@ -3,7 +3,7 @@ import { roundCoordinate } from './coordinates.ts';
 import { type Place, placeLabel, searchPlaces } from './geocoding.ts';
 import type { LocationOutput } from './location-arguments.ts';
 import { usStateNames } from './us-states.ts';
-import type { WeatherSources } from './weather-sources.ts';
+import type { WeatherServerContext } from './weather-server-context.ts';
 
 export interface ResolvedLocation {
   latitude: number;
@@ -31,7 +31,7 @@ const maxOtherMatches = 5;
  * model can say which it meant.
  */
 export async function resolveLocation(
-  sources: WeatherSources,
+  context: WeatherServerContext,
   args: LocationArguments,
   signal?: AbortSignal,
 ): Promise<ResolvedLocation> {
@@ -55,15 +55,19 @@ export async function resolveLocation(
       output: { name: null, latitude, longitude, timezone: null, resolved_from: 'coordinates' },
     };
   }
-  return resolveName(sources, args.location, signal);
+  return resolveName(context, args.location, signal);
 }
 
-async function resolveName(sources: WeatherSources, query: string, signal?: AbortSignal): Promise<ResolvedLocation> {
+async function resolveName(
+  context: WeatherServerContext,
+  query: string,
+  signal?: AbortSignal,
+): Promise<ResolvedLocation> {
   const [name = '', ...qualifiers] = query.split(',').map((part) => part.trim());
   const wanted = qualifiers.filter((qualifier) => qualifier !== '').map(normalise);
   if (name.length < 2) throw new ToolError(`"${query}" is not a place name; give at least two letters.`);
   const { value: places } = await searchPlaces(
-    sources,
+    context,
     { name, count: wanted.length > 0 ? 30 : 10, language: 'en' },
     signal,
   );

@@ -4,9 +4,9 @@ import { roundCoordinate } from './coordinates.ts';
 import { searchPlaces } from './geocoding.ts';
 import { freshnessOutput } from './location-arguments.ts';
 import { freshnessOf } from './weather-result.ts';
-import type { WeatherSources } from './weather-sources.ts';
+import type { WeatherServerContext } from './weather-server-context.ts';
 
-export function createSearchLocationsTool(sources: WeatherSources): Tool {
+export function createSearchLocationsTool(context: WeatherServerContext): Tool {
   return defineTool({
     name: 'search_locations',
     title: 'Search places',
@@ -52,11 +52,11 @@ export function createSearchLocationsTool(sources: WeatherSources): Tool {
       notes: z.array(z.string()).optional(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, context) {
+    async run(args, call) {
       const cached = await searchPlaces(
-        sources,
+        context,
         { name: args.name, count: args.count, countryCode: args.country_code, language: args.language.toLowerCase() },
-        context.signal,
+        call.signal,
       );
       const locations = cached.value.map((place) => ({
         name: place.name,

@@ -5,7 +5,7 @@ import { freshnessOutput, locationArguments, locationOutput } from './location-a
 import { activeAlerts, type NwsAlert, pointCoverage } from './nws-alerts.ts';
 import { resolveLocation } from './resolve-location.ts';
 import { weatherResult } from './weather-result.ts';
-import type { WeatherSources } from './weather-sources.ts';
+import type { WeatherServerContext } from './weather-server-context.ts';
 
 const severityOrder = ['Extreme', 'Severe', 'Moderate', 'Minor', 'Unknown'];
 /** Alert texts run long; the headline and instruction matter most. */
@@ -36,7 +36,7 @@ function shapeAlert(alert: NwsAlert) {
   };
 }
 
-export function createWeatherAlertsTool(sources: WeatherSources): Tool {
+export function createWeatherAlertsTool(context: WeatherServerContext): Tool {
   return defineTool({
     name: 'get_weather_alerts',
     title: 'Weather alerts (US)',
@@ -82,11 +82,11 @@ export function createWeatherAlertsTool(sources: WeatherSources): Tool {
       notes: z.array(z.string()).optional(),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, context) {
-      const location = await resolveLocation(sources, args, context.signal);
+    async run(args, call) {
+      const location = await resolveLocation(context, args, call.signal);
       const point = formatPoint(location.latitude, location.longitude).replace(',', ', ');
       const place = location.output.name ?? point;
-      const coverage = await pointCoverage(sources, location.latitude, location.longitude, context.signal);
+      const coverage = await pointCoverage(context, location.latitude, location.longitude, call.signal);
       if (!coverage.value.covered) {
         return weatherResult(
           {
@@ -101,7 +101,7 @@ export function createWeatherAlertsTool(sources: WeatherSources): Tool {
         );
       }
       const area = coverage.value;
-      const cached = await activeAlerts(sources, location.latitude, location.longitude, context.signal);
+      const cached = await activeAlerts(context, location.latitude, location.longitude, call.signal);
       const alerts = cached.value.alerts
         .filter((alert) => alert.status === null || alert.status === 'Actual')
         .sort(

@@ -4,16 +4,16 @@ import type { Freshness } from './location-arguments.ts';
 import { type OpenMeteoAnswer, openMeteoAnswer } from './open-meteo-answer.ts';
 import type { ResolvedLocation } from './resolve-location.ts';
 import type { CachedValue } from './response-cache.ts';
-import { type AnswerKind, fetchUpstream, type WeatherSources } from './weather-sources.ts';
+import { type AnswerKind, fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
 
 /** An Open-Meteo answer for a point, in its local time zone, times as instants. */
 export function fetchOpenMeteo(
-  sources: WeatherSources,
+  context: WeatherServerContext,
   request: { base: URL; path: string; kind: AnswerKind; params: Record<string, string> },
   location: ResolvedLocation,
   signal: AbortSignal,
 ): Promise<CachedValue<OpenMeteoAnswer>> {
-  return fetchUpstream(sources, {
+  return fetchUpstream(context, {
     upstream: 'Open-Meteo',
     base: request.base,
     path: request.path,

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ToolContext } from '@toolshed/mcp-core';
+import type { CallContext } from '@toolshed/mcp-core';
 
 /** How long an upstream call waits for its caller to retry with an answer before it is cancelled. */
 export const parkedCallLifetimeMs: number = 5 * 60_000;
 
-type Ask = (context: ToolContext) => Promise<unknown>;
+type Ask = (context: CallContext) => Promise<unknown>;
 
 /**
  * One call to a legacy upstream on behalf of a 2026-era caller. The upstream
@@ -18,13 +18,13 @@ type Ask = (context: ToolContext) => Promise<unknown>;
 export class ParkedUpstreamCall {
   readonly result: Promise<unknown>;
   readonly #controller = new AbortController();
-  #context: ToolContext;
+  #context: CallContext;
   #question: { ask: Ask; settle: (answer: Promise<unknown>) => void } | undefined;
   #expiry: NodeJS.Timeout | undefined;
   #detach: (() => void) | undefined;
 
   constructor(
-    context: ToolContext,
+    context: CallContext,
     start: (signal: AbortSignal, onQuestion: (ask: Ask) => Promise<unknown>) => Promise<unknown>,
   ) {
     this.#context = context;
@@ -38,12 +38,12 @@ export class ParkedUpstreamCall {
   }
 
   /** The attempt the call now serves: progress goes to it. */
-  get context(): ToolContext {
+  get context(): CallContext {
     return this.#context;
   }
 
   /** A retry of the caller's request takes the call over: a waiting question is asked again, through it. */
-  resume(context: ToolContext): void {
+  resume(context: CallContext): void {
     this.#context = context;
     this.#follow(context);
     if (this.#question !== undefined) {
@@ -81,7 +81,7 @@ export class ParkedUpstreamCall {
   }
 
   /** Cancels the upstream call when its caller cancels — but not when the attempt only ended to ask. */
-  #follow(context: ToolContext): void {
+  #follow(context: CallContext): void {
     this.#detach?.();
     clearTimeout(this.#expiry);
     const onAbort = () => {
@@ -111,7 +111,7 @@ export class ParkedUpstreamCall {
 export class ParkedUpstreamCalls {
   readonly #calls = new Map<string, Set<ParkedUpstreamCall>>();
 
-  static keyOf(context: ToolContext, args: Record<string, unknown>): string {
+  static keyOf(context: CallContext, args: Record<string, unknown>): string {
     const caller = [context.auth?.subject ?? '', context.client.info?.name ?? '', context.client.info?.version ?? ''];
     return createHash('sha256')
       .update(JSON.stringify([caller, args]))
@@ -119,7 +119,7 @@ export class ParkedUpstreamCalls {
   }
 
   /** A call of this key waiting for its answer, now taken over by the retry's context. */
-  resume(key: string, context: ToolContext): ParkedUpstreamCall | undefined {
+  resume(key: string, context: CallContext): ParkedUpstreamCall | undefined {
     for (const call of this.#calls.get(key) ?? []) {
       if (!call.waiting) continue;
       call.resume(context);

@@ -1,4 +1,5 @@
 import {
+  type CallContext,
   type Completer,
   type CompletionContext,
   defineResource,
@@ -13,7 +14,6 @@ import {
   type ResourceTemplate,
   type ResourceTemplateDefinitionInput,
   type ResourceTemplateDescriptor,
-  type ToolContext,
 } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { Upstream } from '../upstream/upstream.ts';
@@ -88,7 +88,7 @@ export function createProxyPrompt(upstream: Upstream, descriptor: PromptDescript
     descriptor: { ...descriptor, name: exposedName },
     arguments: z.looseObject({}),
     complete: completersFor(upstream, { type: 'ref/prompt', name: descriptor.name }, argumentNames),
-    get: (args: unknown, context: ToolContext) =>
+    get: (args: unknown, context: CallContext) =>
       forward(
         upstream,
         `get the prompt ${descriptor.name}`,
@@ -99,7 +99,7 @@ export function createProxyPrompt(upstream: Upstream, descriptor: PromptDescript
   } as Prompt;
 }
 
-function readFrom(upstream: Upstream, uri: string, context: ToolContext): Promise<ResourceContents[]> {
+function readFrom(upstream: Upstream, uri: string, context: CallContext): Promise<ResourceContents[]> {
   return forward<{ contents: ResourceContents[] }>(
     upstream,
     `read ${uri}`,

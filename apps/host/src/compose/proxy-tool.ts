@@ -1,8 +1,8 @@
 import {
+  type CallContext,
   type CallToolResult,
   type ConfirmOutcome,
   type Tool,
-  type ToolContext,
   type ToolDescriptor,
   toolError,
 } from '@toolshed/mcp-core';
@@ -33,7 +33,7 @@ const defaultToolTimeoutMs = 10 * 60_000;
 
 const anyArguments = z.looseObject({});
 
-function callerOf(context: ToolContext): string {
+function callerOf(context: CallContext): string {
   const client = context.client.info;
   const who =
     client === undefined
@@ -48,7 +48,7 @@ function quoteArguments(args: Record<string, unknown>): string {
 }
 
 /** Answers what an upstream asks in the middle of a call, through the caller's own client. */
-function serverRequestHandler(context: ToolContext) {
+function serverRequestHandler(context: CallContext) {
   return async (method: string, params: Record<string, unknown>): Promise<unknown> => {
     switch (method) {
       case 'elicitation/create': {
@@ -78,7 +78,7 @@ function serverRequestHandler(context: ToolContext) {
 }
 
 /** Whether the caller answers questions by retrying its request (the 2026 era) rather than in the middle of it. */
-function asksByRetry(context: ToolContext): boolean {
+function asksByRetry(context: CallContext): boolean {
   return context.protocolVersion >= '2026-07-28';
 }
 
@@ -87,7 +87,7 @@ function asksByRetry(context: ToolContext): boolean {
  * upstream is told on that call's request (it declares capabilities per
  * request), so that it asks only what will reach someone.
  */
-function callerCapabilities(context: ToolContext): Record<string, unknown> {
+function callerCapabilities(context: CallContext): Record<string, unknown> {
   const caller = context.client.capabilities as {
     elicitation?: { form?: unknown; url?: unknown };
     sampling?: unknown;
@@ -125,7 +125,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
    */
   function relayAcrossRetries(
     args: Record<string, unknown>,
-    context: ToolContext,
+    context: CallContext,
     timeout: AbortSignal | undefined,
   ): Promise<unknown> {
     const key = ParkedUpstreamCalls.keyOf(context, args);
@@ -148,7 +148,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
     descriptor: { ...descriptor, name: exposedName },
     input: anyArguments,
     output: undefined,
-    async run(args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    async run(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
       const started = performance.now();
       let approval: AuditEntry['approval'] = requirement.required
         ? 'unavailable'

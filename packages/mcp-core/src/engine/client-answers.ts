@@ -1,7 +1,7 @@
 import { ToolError } from '../errors/tool-error.ts';
 import { isPlainObject } from '../messages/is-plain-object.ts';
 import type { ClientCapabilities, Root, SamplingResult } from '../protocol/mcp-types.ts';
-import type { ElicitOutcome } from './tool-context.ts';
+import type { ElicitOutcome } from './call-context.ts';
 
 /**
  * What a client's answers to the server's questions mean, the same in both

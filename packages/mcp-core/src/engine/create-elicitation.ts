@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import type { ConfirmOutcome, ElicitOutcome, ElicitRequest } from './call-context.ts';
 import type { ElicitationUnavailablePolicy } from './server-core.ts';
-import type { ConfirmOutcome, ElicitOutcome, ElicitRequest } from './tool-context.ts';
 
 /**
  * How an era asks the user: the 2025 session sends elicitation/create; the

@@ -4,8 +4,8 @@ import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
 import { getPrompt, listPrompts } from '../prompts/prompt-requests.ts';
 import { listResources, listResourceTemplates, readResource } from '../resources/resource-requests.ts';
 import { callTool } from '../tools/call-tool.ts';
+import type { CallContext } from './call-context.ts';
 import type { ServerCore } from './server-core.ts';
-import type { ToolContext } from './tool-context.ts';
 
 /**
  * Answers the requests whose meaning does not depend on the protocol era or
@@ -16,7 +16,7 @@ export async function handleEngineRequest(
   core: ServerCore,
   method: string,
   params: JsonRpcParams,
-  context: ToolContext,
+  context: CallContext,
 ): Promise<Record<string, unknown>> {
   switch (method) {
     case 'ping':

@@ -1,7 +1,7 @@
+import type { AuthInfo } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
 import type { ServerCore } from '../engine/server-core.ts';
-import type { AuthInfo } from '../engine/tool-context.ts';
 import { methodNotFound } from '../errors/common-protocol-errors.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';

@@ -1,5 +1,5 @@
+import type { AuthInfo } from '../engine/call-context.ts';
 import { RequestsInFlight } from '../engine/requests-in-flight.ts';
-import type { AuthInfo } from '../engine/tool-context.ts';
 import { classifyMessage } from '../messages/classify-message.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type { JsonRpcMessage, JsonRpcRequest } from '../messages/jsonrpc-message.ts';

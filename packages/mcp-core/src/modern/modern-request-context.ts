@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { AuthInfo, CallContext, ConfirmOutcome, ElicitOutcome, ElicitRequest } from '../engine/call-context.ts';
 import {
   canElicitForm,
   canListRoots,
@@ -10,7 +11,6 @@ import {
 } from '../engine/client-answers.ts';
 import { type AskUser, confirmAction, elicitForm } from '../engine/create-elicitation.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
-import type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from '../engine/tool-context.ts';
 import { missingClientCapability } from '../errors/common-protocol-errors.ts';
 import { type LogLevel, passesLogLevel } from '../logging/log-level.ts';
 import { redactSecrets } from '../logging/redact-secrets.ts';
@@ -26,9 +26,9 @@ import type { RequestMeta } from './request-meta.ts';
  * `input_required`. Requests that may not ask (everything but tools/call,
  * prompts/get and resources/read) have no round and find the client unable to.
  */
-export class ModernRequestContext implements ToolContext {
+export class ModernRequestContext implements CallContext {
   readonly signal: AbortSignal;
-  readonly progress: ToolContext['progress'];
+  readonly progress: CallContext['progress'];
   readonly auth: AuthInfo | undefined;
   readonly #meta: RequestMeta;
   readonly #round: InputRound | undefined;
@@ -40,7 +40,7 @@ export class ModernRequestContext implements ToolContext {
     round: InputRound | undefined,
     policy: ElicitationUnavailablePolicy,
     signal: AbortSignal,
-    progress: ToolContext['progress'],
+    progress: CallContext['progress'],
     auth: AuthInfo | undefined,
     notify: (notification: JsonRpcNotification) => void,
   ) {
@@ -57,7 +57,7 @@ export class ModernRequestContext implements ToolContext {
     return this.#meta.protocolVersion;
   }
 
-  get client(): ToolContext['client'] {
+  get client(): CallContext['client'] {
     return { info: this.#meta.clientInfo, capabilities: this.#meta.capabilities };
   }
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { checkName } from '../catalog/check-name.ts';
 import { definedFields } from '../catalog/defined-fields.ts';
 import type { Completer } from '../completion/completer.ts';
-import type { ToolContext } from '../engine/tool-context.ts';
+import type { CallContext } from '../engine/call-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { GetPromptResult, Icon, PromptArgument, PromptDescriptor, PromptMessage } from '../protocol/mcp-types.ts';
 import { isZodObject } from '../tools/tool-json-schema.ts';
@@ -22,7 +22,7 @@ export interface PromptDefinitionInput<Args extends z.ZodObject> {
   complete?: Record<string, Completer>;
   icons?: Icon[];
   meta?: Record<string, unknown>;
-  get(args: z.output<Args>, context: ToolContext): PromptGetValue | Promise<PromptGetValue>;
+  get(args: z.output<Args>, context: CallContext): PromptGetValue | Promise<PromptGetValue>;
 }
 
 /** A validated prompt, ready to register on a server. */
@@ -31,7 +31,7 @@ export interface Prompt {
   readonly descriptor: PromptDescriptor;
   readonly arguments: z.ZodObject;
   readonly complete: Readonly<Record<string, Completer>>;
-  get(args: unknown, context: ToolContext): PromptGetValue | Promise<PromptGetValue>;
+  get(args: unknown, context: CallContext): PromptGetValue | Promise<PromptGetValue>;
 }
 
 function describeArguments(name: string, schema: z.ZodObject): PromptArgument[] {

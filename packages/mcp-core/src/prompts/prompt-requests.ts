@@ -1,5 +1,5 @@
+import type { CallContext } from '../engine/call-context.ts';
 import type { ServerCore } from '../engine/server-core.ts';
-import type { ToolContext } from '../engine/tool-context.ts';
 import { invalidParams } from '../errors/common-protocol-errors.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -27,7 +27,7 @@ export function listPrompts(core: ServerCore, params: JsonRpcParams): Record<str
 export async function getPrompt(
   core: ServerCore,
   params: JsonRpcParams,
-  context: ToolContext,
+  context: CallContext,
 ): Promise<Record<string, unknown>> {
   const { name, arguments: args } = params;
   if (typeof name !== 'string') throw invalidParams('prompts/get needs params.name, the prompt name as a string');

@@ -1,6 +1,6 @@
 import { definedFields } from '../catalog/defined-fields.ts';
 import type { Completer } from '../completion/completer.ts';
-import type { ToolContext } from '../engine/tool-context.ts';
+import type { CallContext } from '../engine/call-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type {
   ContentAnnotations,
@@ -25,12 +25,12 @@ export interface ResourceTemplateDefinitionInput {
   /** Suggestions for each variable, offered through completion/complete. */
   complete?: Record<string, Completer>;
   /** The concrete resources of this template that `resources/list` should show, if any. */
-  list?(context: ToolContext): ResourceDescriptor[] | Promise<ResourceDescriptor[]>;
+  list?(context: CallContext): ResourceDescriptor[] | Promise<ResourceDescriptor[]>;
   /** Reads one expansion. Throw ResourceNotFound-style ProtocolErrors for values that name nothing. */
   read(
     uri: string,
     variables: Record<string, string>,
-    context: ToolContext,
+    context: CallContext,
   ): ResourceReadValue | Promise<ResourceReadValue>;
 }
 

@@ -1,5 +1,5 @@
 import { definedFields } from '../catalog/defined-fields.ts';
-import type { ToolContext } from '../engine/tool-context.ts';
+import type { CallContext } from '../engine/call-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { ContentAnnotations, Icon, ResourceDescriptor } from '../protocol/mcp-types.ts';
 import type { ResourceReadValue } from './resource-contents.ts';
@@ -17,14 +17,14 @@ export interface ResourceDefinitionInput {
   annotations?: ContentAnnotations;
   icons?: Icon[];
   meta?: Record<string, unknown>;
-  read(context: ToolContext): ResourceReadValue | Promise<ResourceReadValue>;
+  read(context: CallContext): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
 /** A validated resource, ready to register on a server. */
 export interface Resource {
   readonly uri: string;
   readonly descriptor: ResourceDescriptor;
-  read(context: ToolContext): ResourceReadValue | Promise<ResourceReadValue>;
+  read(context: CallContext): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
 /** Checks what every resource and template shares: a name, and an absolute URI. */

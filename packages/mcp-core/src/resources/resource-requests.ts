@@ -1,6 +1,6 @@
 import { decodeListCursor, encodeListCursor } from '../catalog/list-cursor.ts';
+import type { CallContext } from '../engine/call-context.ts';
 import type { ServerCore } from '../engine/server-core.ts';
-import type { ToolContext } from '../engine/tool-context.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
@@ -10,7 +10,7 @@ import { toResourceContents } from './resource-contents.ts';
 
 /** A URI resolved to what reads it: a registered resource or a template that matches. */
 export interface ResolvedResource {
-  read(context: ToolContext): Promise<ResourceContents[]>;
+  read(context: CallContext): Promise<ResourceContents[]>;
 }
 
 export function resourceNotFound(uri: string): ProtocolError {
@@ -50,7 +50,7 @@ export function resolveResource(core: ServerCore, uri: string): ResolvedResource
 export async function readResource(
   core: ServerCore,
   params: JsonRpcParams,
-  context: ToolContext,
+  context: CallContext,
 ): Promise<Record<string, unknown>> {
   const uri = requireUri(params, 'resources/read');
   const resolved = resolveResource(core, uri);
@@ -68,7 +68,7 @@ export async function readResource(
 export async function listResources(
   core: ServerCore,
   params: JsonRpcParams,
-  context: ToolContext,
+  context: CallContext,
 ): Promise<Record<string, unknown>> {
   const all: ResourceDescriptor[] = core.resources.list().map((resource) => resource.descriptor);
   for (const template of core.resourceTemplates.list()) {

@@ -1,3 +1,4 @@
+import type { ElicitOutcome } from '../engine/call-context.ts';
 import {
   canElicitForm,
   canSample,
@@ -6,7 +7,6 @@ import {
   readSamplingAnswer,
   samplingUnavailable,
 } from '../engine/client-answers.ts';
-import type { ElicitOutcome } from '../engine/tool-context.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { isPlainObject } from '../messages/is-plain-object.ts';

@@ -1,8 +1,8 @@
+import type { AuthInfo, CallContext } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
 import { RequestsInFlight } from '../engine/requests-in-flight.ts';
 import type { ServerCore, ServerEvent } from '../engine/server-core.ts';
-import type { AuthInfo, ToolContext } from '../engine/tool-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { isLogLevel, type LogLevel, logLevels, passesLogLevel } from '../logging/log-level.ts';
@@ -324,9 +324,9 @@ export class LegacySession {
   #createContext(
     requestId: JsonRpcId,
     signal: AbortSignal,
-    progress: ToolContext['progress'],
+    progress: CallContext['progress'],
     auth: AuthInfo | undefined,
-  ): ToolContext {
+  ): CallContext {
     this.#clientState ??= { capabilities: this.#clientCapabilities, protocolVersion: this.#protocolVersion ?? '' };
     return new RequestContext(this.#services, this.#clientState, requestId, signal, progress, auth);
   }

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
+import type { AuthInfo, CallContext, ConfirmOutcome, ElicitOutcome, ElicitRequest } from '../engine/call-context.ts';
 import { type AskUser, confirmAction, elicitForm } from '../engine/create-elicitation.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
-import type { AuthInfo, ConfirmOutcome, ElicitOutcome, ElicitRequest, ToolContext } from '../engine/tool-context.ts';
 import type { LogLevel } from '../logging/log-level.ts';
 import type { JsonRpcId } from '../messages/jsonrpc-message.ts';
 import type { Implementation, Root, SamplingRequest, SamplingResult } from '../protocol/mcp-types.ts';
@@ -22,9 +22,9 @@ export interface SessionServices {
  * The context of one request in a 2025-era session. A class rather than an
  * object of closures: one allocation per request on the hot path.
  */
-export class RequestContext implements ToolContext {
+export class RequestContext implements CallContext {
   readonly signal: AbortSignal;
-  readonly progress: ToolContext['progress'];
+  readonly progress: CallContext['progress'];
   readonly auth: AuthInfo | undefined;
   readonly requestId: JsonRpcId;
   readonly #services: SessionServices;
@@ -35,7 +35,7 @@ export class RequestContext implements ToolContext {
     client: ClientState,
     requestId: JsonRpcId,
     signal: AbortSignal,
-    progress: ToolContext['progress'],
+    progress: CallContext['progress'],
     auth: AuthInfo | undefined,
   ) {
     this.#services = services;
@@ -50,7 +50,7 @@ export class RequestContext implements ToolContext {
     return this.#client.protocolVersion;
   }
 
-  get client(): ToolContext['client'] {
+  get client(): CallContext['client'] {
     return { info: this.#services.clientInfo, capabilities: this.#client.capabilities };
   }
 

@@ -1,4 +1,4 @@
-import type { ToolContext } from '../engine/tool-context.ts';
+import type { CallContext } from '../engine/call-context.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
@@ -31,7 +31,7 @@ function serverBug(tool: Tool, report: ReportServerError, error: unknown, what: 
 export async function callTool(
   tool: Tool,
   rawArguments: Record<string, unknown>,
-  context: ToolContext,
+  context: CallContext,
   report: ReportServerError,
 ): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArguments);

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { checkName } from '../catalog/check-name.ts';
-import type { ToolContext } from '../engine/tool-context.ts';
+import type { CallContext } from '../engine/call-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { Icon, ToolAnnotations, ToolDescriptor } from '../protocol/mcp-types.ts';
 import type { ToolResult } from '../results/tool-result.ts';
@@ -29,7 +29,7 @@ export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z
   annotations?: ToolAnnotations;
   icons?: Icon[];
   meta?: Record<string, unknown>;
-  run(args: z.output<Input>, context: ToolContext): ToolRunResult<Output> | Promise<ToolRunResult<Output>>;
+  run(args: z.output<Input>, context: CallContext): ToolRunResult<Output> | Promise<ToolRunResult<Output>>;
 }
 
 /** A validated tool, ready to register on a server. */
@@ -38,7 +38,7 @@ export interface Tool {
   readonly descriptor: ToolDescriptor;
   readonly input: z.ZodObject;
   readonly output: z.ZodObject | undefined;
-  run(args: unknown, context: ToolContext): unknown;
+  run(args: unknown, context: CallContext): unknown;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AuthInfo } from '../engine/tool-context.ts';
+import type { AuthInfo } from '../engine/call-context.ts';
 import type { JsonRpcId, JsonRpcPayload } from '../messages/jsonrpc-message.ts';
 
 /** Where an outgoing message belongs: the request it answers or was sent while serving. */
@@ -23,7 +23,7 @@ export interface Transport {
   /** Streamed transports (HTTP) route by `relatedRequestId`; others ignore it. */
   send(message: JsonRpcPayload, options?: TransportSendOptions): Promise<void>;
   close(): Promise<void>;
-  /** Streamed transports only: end the stream carrying that request's response early (see ToolContext.closeStream). */
+  /** Streamed transports only: end the stream carrying that request's response early (see CallContext.closeStream). */
   closeStream?(relatedRequestId: JsonRpcId): void;
   onmessage?: ((message: unknown, extra?: MessageExtra) => void) | undefined;
   onclose?: (() => void) | undefined;

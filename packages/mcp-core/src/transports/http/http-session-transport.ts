@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { AuthInfo } from '../../engine/tool-context.ts';
+import type { AuthInfo } from '../../engine/call-context.ts';
 import { LocalError } from '../../errors/local-error.ts';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from '../../messages/jsonrpc-message.ts';
 import { requestIdKey } from '../../messages/request-id-key.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '../../engine/tool-context.ts';
+import type { AuthInfo } from '../../engine/call-context.ts';
 import { classifyMessage } from '../../messages/classify-message.ts';
 import { JsonRpcErrorCode } from '../../messages/jsonrpc-error-code.ts';
 import type { JsonRpcId } from '../../messages/jsonrpc-message.ts';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '../../engine/tool-context.ts';
+import type { AuthInfo } from '../../engine/call-context.ts';
 import { headerMismatch, unsupportedProtocolVersion } from '../../errors/common-protocol-errors.ts';
 import { ProtocolError } from '../../errors/protocol-error.ts';
 import { classifyMessage } from '../../messages/classify-message.ts';

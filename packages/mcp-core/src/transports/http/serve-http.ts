@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthInfo } from '../../engine/tool-context.ts';
+import type { AuthInfo } from '../../engine/call-context.ts';
 import { LocalError } from '../../errors/local-error.ts';
 import { isPlainObject } from '../../messages/is-plain-object.ts';
 import { declaresModernMeta } from '../../modern/request-meta.ts';

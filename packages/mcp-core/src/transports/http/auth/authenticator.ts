@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthInfo } from '../../../engine/tool-context.ts';
+import type { AuthInfo } from '../../../engine/call-context.ts';
 import { LocalError } from '../../../errors/local-error.ts';
 import type { HttpAuthOptions } from './http-auth-options.ts';
 import { createJwtVerifier } from './jwt-verifier.ts';

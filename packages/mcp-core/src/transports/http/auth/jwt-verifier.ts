@@ -1,4 +1,4 @@
-import type { AuthInfo } from '../../../engine/tool-context.ts';
+import type { AuthInfo } from '../../../engine/call-context.ts';
 import type { JwtAuthOptions } from './http-auth-options.ts';
 
 export type JwtVerdict = { ok: true; info: AuthInfo } | { ok: false; description: string };

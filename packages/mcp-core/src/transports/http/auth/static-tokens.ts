@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AuthInfo } from '../../../engine/tool-context.ts';
+import type { AuthInfo } from '../../../engine/call-context.ts';
 import { LocalError } from '../../../errors/local-error.ts';
 import type { StaticBearerToken } from './http-auth-options.ts';
 

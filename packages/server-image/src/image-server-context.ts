@@ -3,7 +3,7 @@ import type { ImageLimits } from './image-server-options.ts';
 import type { WorkLimiter } from './work-limiter.ts';
 
 /** What every tool of one server shares. */
-export interface ImageContext {
+export interface ImageServerContext {
   readonly limits: ImageLimits;
   /** The directories inputs may come from (the output directory included); undefined when none. */
   readonly inputs: PathGuard | undefined;

@@ -7,7 +7,7 @@ import type { RecipientPolicy } from './recipient-policy.ts';
 import type { SendResult } from './send-result.ts';
 
 /** What the three tools share: one server's configuration and state. */
-export interface EmailContext {
+export interface EmailServerContext {
   sender: EmailAddress;
   policy: RecipientPolicy;
   limits: EmailLimits;

@@ -59,7 +59,7 @@ export interface AuthInfo {
  * besides its arguments. The same in every protocol era: the session (2025)
  * or the request's `_meta` (2026) fills it.
  */
-export interface ToolContext {
+export interface CallContext {
   /** Aborted when the client cancels the call or the connection closes. */
   readonly signal: AbortSignal;
   readonly protocolVersion: string;

@@ -9,7 +9,7 @@ export type UnitSystem = 'metric' | 'imperial';
 export type AnswerKind = 'geocoding' | 'current' | 'forecast' | 'airQuality' | 'alerts' | 'points';
 
 /** Everything the tools share within one server: the client, the cache, the upstreams and defaults. */
-export interface WeatherSources {
+export interface WeatherServerContext {
   client: UpstreamClient;
   cache: ResponseCache;
   forecastUrl: URL;
@@ -46,21 +46,21 @@ export function upstreamUrl(base: URL, path: string, params: Readonly<Record<str
  * or expired, checked against its schema, and kept for its kind's time to live.
  */
 export async function fetchUpstream<Schema extends z.ZodType>(
-  sources: WeatherSources,
+  context: WeatherServerContext,
   query: UpstreamQuery<Schema>,
 ): Promise<CachedValue<z.output<Schema>>> {
   const params = { ...query.params };
-  if (query.upstream === 'Open-Meteo' && sources.openMeteoApiKey !== undefined) {
-    params.apikey = sources.openMeteoApiKey;
+  if (query.upstream === 'Open-Meteo' && context.openMeteoApiKey !== undefined) {
+    params.apikey = context.openMeteoApiKey;
   }
   const url = upstreamUrl(query.base, query.path, params);
   const accept = query.upstream === 'NWS' ? 'application/geo+json' : 'application/json';
-  return sources.cache.get(
+  return context.cache.get(
     url.href,
-    sources.ttlMs[query.kind],
+    context.ttlMs[query.kind],
     async (signal) => {
       try {
-        const response = await sources.client.getJson({ upstream: query.upstream, url, accept, signal });
+        const response = await context.client.getJson({ upstream: query.upstream, url, accept, signal });
         const parsed = query.schema.safeParse(response.body);
         if (!parsed.success) {
           throw new UpstreamError(

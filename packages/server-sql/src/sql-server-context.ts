@@ -1,11 +1,11 @@
-import { type ToolContext, ToolError } from '@toolshed/mcp-core';
+import { type CallContext, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { QueryRequest } from './query-messages.ts';
 import type { QueryProcessPool } from './query-process-pool.ts';
 import type { SqlLimits } from './sql-server-options.ts';
 
 /** What every tool of one SQL server shares. */
-export interface SqlToolContext {
+export interface SqlServerContext {
   pool: QueryProcessPool;
   /** Database names, in the order given. */
   databaseNames: readonly string[];
@@ -16,13 +16,13 @@ export interface SqlToolContext {
  * The `database` argument: optional with one database, required (and one of
  * the names) with several.
  */
-export function databaseArgument(context: SqlToolContext): z.ZodType<string | undefined> {
+export function databaseArgument(context: SqlServerContext): z.ZodType<string | undefined> {
   const names = context.databaseNames as [string, ...string[]];
   // The enum says it all: with one database it is optional and the default.
   return names.length === 1 ? z.enum(names).optional() : z.enum(names);
 }
 
-export function chosenDatabase(context: SqlToolContext, database: string | undefined): string {
+export function chosenDatabase(context: SqlServerContext, database: string | undefined): string {
   return database ?? (context.databaseNames[0] as string);
 }
 
@@ -32,11 +32,11 @@ export function chosenDatabase(context: SqlToolContext, database: string | undef
  * own words.
  */
 export async function runInQueryProcess(
-  context: SqlToolContext,
+  context: SqlServerContext,
   request: QueryRequest,
-  toolContext: Pick<ToolContext, 'signal' | 'progress'>,
+  call: Pick<CallContext, 'signal' | 'progress'>,
 ): Promise<string> {
-  const response = await context.pool.run(request, toolContext.signal, toolContext.progress);
+  const response = await context.pool.run(request, call.signal, call.progress);
   if (!response.ok) throw new ToolError(response.message);
   return response.json;
 }

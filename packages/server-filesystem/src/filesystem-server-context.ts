@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { DirectoryListingCache, PathGuard } from '@toolshed/guards';
-import { type Root, type ToolContext, ToolError } from '@toolshed/mcp-core';
+import { type CallContext, type Root, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { FilesystemLimits } from './filesystem-server-options.ts';
 
 /** What every tool of one server shares. */
-export interface FilesystemToolContext {
+export interface FilesystemServerContext {
   /** The operator's grants. */
   readonly guard: PathGuard;
   readonly limits: FilesystemLimits;
@@ -33,7 +33,7 @@ function rootPaths(roots: readonly Root[]): string[] {
  * roots when it offers them. Roots never widen; an empty or useless list
  * leaves nothing allowed, so a client can revoke access.
  */
-export async function guardForCall(context: FilesystemToolContext, call: ToolContext): Promise<PathGuard> {
+export async function guardForCall(context: FilesystemServerContext, call: CallContext): Promise<PathGuard> {
   if (call.client.capabilities.roots === undefined) return context.guard;
   let roots: Root[] | undefined;
   try {
