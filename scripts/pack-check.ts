@@ -1,12 +1,25 @@
 /**
- * Packs every publishable package as npm would receive it, lints the tarball
- * (publint, attw), installs all tarballs into an empty directory, imports every
- * entry point and starts every bin: `--help`, then an initialize over stdio.
+ * Packs every publishable package as npm would receive it — with its version
+ * bumped, so every bin must report the version it was packed with — lints the
+ * tarball (publint, attw), installs all tarballs into an empty directory,
+ * imports every entry point and starts every bin: `--help`, `--version`, then
+ * initialize and tools/list over stdio. Then the same bins on the lowest Node
+ * the packages' engines allow, installed by that Node, and on an older Node
+ * (the machine's, when it is older), where each must refuse in one line.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 interface PackageJson {
   name: string;
@@ -22,8 +35,13 @@ const work = mkdtempSync(join(tmpdir(), 'toolshed-pack-'));
 const failures: string[] = [];
 let passed = 0;
 
-function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+function run(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): string {
+  return execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: env ?? process.env,
+  });
 }
 
 function check(label: string, action: () => void): void {
@@ -61,28 +79,84 @@ const startArguments: Record<string, (directory: string) => string[]> = {
   },
 };
 
-function initializeOverStdio(binPath: string, name: string, args: string[]): Promise<void> {
+/** Initialize, then tools/list, over stdio: the server must name the version it was packed with and list tools. */
+function listToolsOverStdio(
+  node: string,
+  binPath: string,
+  name: string,
+  args: string[],
+  version: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(node, [binPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${name}: no initialize answer in 10 s`));
-    }, 10_000);
+      reject(new Error(`${name}: no tools/list answer in 20 s; got ${stdout}`));
+    }, 20_000);
+    const send = (message: Record<string, unknown>) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
-      if (!stdout.includes('\n')) return;
+      const lines = stdout.split('\n').filter(Boolean);
+      if (lines.length === 1 && stdout.endsWith('\n')) {
+        const initialized = JSON.parse(lines[0] as string);
+        if (initialized.result?.serverInfo?.version !== version) {
+          clearTimeout(timer);
+          child.kill('SIGKILL');
+          reject(
+            new Error(`${name}: serverInfo says ${JSON.stringify(initialized.result?.serverInfo)}, not ${version}`),
+          );
+          return;
+        }
+        send({ method: 'notifications/initialized' });
+        send({ id: 2, method: 'tools/list' });
+      }
+      if (lines.length < 2 || !stdout.endsWith('\n')) return;
       clearTimeout(timer);
       child.stdin.end();
-      const response = JSON.parse(stdout.split('\n')[0] as string);
-      if (response.result?.protocolVersion === '2025-11-25' && typeof response.result?.serverInfo?.name === 'string') {
-        resolve();
-      } else reject(new Error(`${name}: unexpected initialize answer ${stdout}`));
+      const tools = JSON.parse(lines[1] as string).result?.tools;
+      if (Array.isArray(tools) && tools.length > 0) resolve();
+      else reject(new Error(`${name}: unexpected tools/list answer ${lines[1]}`));
     });
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pack-check', version: '0' } } })}\n`,
-    );
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pack-check', version: '0' } },
+    });
   });
+}
+
+/** Every bin of the installed packages, as `[name, path, version]`. */
+function installedBins(directory: string): [string, string, string][] {
+  return tarballs.flatMap(({ manifest }) => {
+    const installed = JSON.parse(
+      readFileSync(join(directory, 'node_modules', manifest.name, 'package.json'), 'utf8'),
+    ) as PackageJson;
+    return Object.entries(installed.bin ?? {}).map(([bin, path]): [string, string, string] => [
+      bin,
+      join(directory, 'node_modules', manifest.name, path),
+      installed.version,
+    ]);
+  });
+}
+
+/** Starts every installed bin on `node`: its version, then initialize and tools/list. */
+async function startBins(node: string, directory: string, label: string): Promise<void> {
+  for (const [bin, binPath, version] of installedBins(directory)) {
+    check(`${bin} --version on ${label}`, () => {
+      const printed = run(node, [binPath, '--version'], directory).trim();
+      if (printed !== version) throw new Error(`printed ${printed}, packed as ${version}`);
+    });
+    try {
+      await listToolsOverStdio(node, binPath, bin, startArguments[bin]?.(directory) ?? [], version);
+      passed++;
+      console.log(`  ok   ${bin} answers initialize and tools/list over stdio on ${label}`);
+    } catch (error) {
+      failures.push(String(error));
+      console.log(`  FAIL ${bin} on ${label}: ${String(error)}`);
+    }
+  }
 }
 
 const packageDirs = ['packages', 'apps']
@@ -96,28 +170,42 @@ const publishable = packageDirs
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson }))
   .filter(({ manifest }) => manifest.private !== true);
 
-const tarballs: { manifest: PackageJson; tarball: string }[] = [];
+// Every package is packed with its version bumped: a bin that printed a version written anywhere but its
+// package.json would show the old one. The manifests are put back as they were however the packing ends.
+const originalManifests = new Map(publishable.map(({ dir }) => [dir, readFileSync(join(dir, 'package.json'), 'utf8')]));
 for (const { dir, manifest } of publishable) {
-  console.log(`${manifest.name}@${manifest.version}`);
-  const destination = join(work, 'tarballs');
-  mkdirSync(destination, { recursive: true });
-  const packed = run('pnpm', ['pack', '--pack-destination', destination], dir).trim().split('\n').at(-1) as string;
-  const tarball = packed.startsWith('/') ? packed : join(destination, packed);
-  tarballs.push({ manifest, tarball });
-  const extracted = join(work, 'extracted', manifest.name);
-  mkdirSync(extracted, { recursive: true });
-  run('tar', ['-xzf', tarball, '-C', extracted], root);
-  const packedManifest = JSON.parse(readFileSync(join(extracted, 'package', 'package.json'), 'utf8')) as PackageJson;
-  check('published exports point at dist, not src', () => {
-    if (JSON.stringify(packedManifest.exports).includes('/src/'))
-      throw new Error(JSON.stringify(packedManifest.exports));
-  });
-  check('publint --strict', () =>
-    run(join(root, 'node_modules/.bin/publint'), ['--strict', '--pack', 'false'], join(extracted, 'package')),
+  manifest.version = `${manifest.version.replace(/-.*$/, '')}-packcheck.1`;
+  writeFileSync(
+    join(dir, 'package.json'),
+    originalManifests.get(dir)?.replace(/"version": "[^"]+"/, `"version": "${manifest.version}"`) ?? '',
   );
-  check('attw (esm-only)', () =>
-    run(join(root, 'node_modules/.bin/attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], root),
-  );
+}
+const tarballs: { manifest: PackageJson; tarball: string }[] = [];
+try {
+  for (const { dir, manifest } of publishable) {
+    console.log(`${manifest.name}@${manifest.version}`);
+    const destination = join(work, 'tarballs');
+    mkdirSync(destination, { recursive: true });
+    const packed = run('pnpm', ['pack', '--pack-destination', destination], dir).trim().split('\n').at(-1) as string;
+    const tarball = packed.startsWith('/') ? packed : join(destination, packed);
+    tarballs.push({ manifest, tarball });
+    const extracted = join(work, 'extracted', manifest.name);
+    mkdirSync(extracted, { recursive: true });
+    run('tar', ['-xzf', tarball, '-C', extracted], root);
+    const packedManifest = JSON.parse(readFileSync(join(extracted, 'package', 'package.json'), 'utf8')) as PackageJson;
+    check('published exports point at dist, not src', () => {
+      if (JSON.stringify(packedManifest.exports).includes('/src/'))
+        throw new Error(JSON.stringify(packedManifest.exports));
+    });
+    check('publint --strict', () =>
+      run(join(root, 'node_modules/.bin/publint'), ['--strict', '--pack', 'false'], join(extracted, 'package')),
+    );
+    check('attw (esm-only)', () =>
+      run(join(root, 'node_modules/.bin/attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], root),
+    );
+  }
+} finally {
+  for (const [dir, text] of originalManifests) writeFileSync(join(dir, 'package.json'), text);
 }
 
 const install = join(work, 'install');
@@ -150,22 +238,18 @@ for (const { manifest } of tarballs) {
       run(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`], install),
     );
   }
-  for (const [bin, path] of Object.entries(installedManifest.bin ?? {})) {
-    const binPath = join(install, 'node_modules', manifest.name, path);
+  for (const bin of Object.keys(installedManifest.bin ?? {})) {
     check(`${bin} --help`, () => {
-      const help = run(process.execPath, [binPath, '--help'], install);
+      const help = run(
+        process.execPath,
+        [join(install, 'node_modules', manifest.name, installedManifest.bin?.[bin] ?? ''), '--help'],
+        install,
+      );
       if (!help.includes('Usage:')) throw new Error(`no usage in: ${help}`);
     });
-    try {
-      await initializeOverStdio(binPath, bin, startArguments[bin]?.(install) ?? []);
-      passed++;
-      console.log(`  ok   ${bin} answers initialize over stdio`);
-    } catch (error) {
-      failures.push(String(error));
-      console.log(`  FAIL ${bin} initialize: ${String(error)}`);
-    }
   }
 }
+await startBins(process.execPath, install, `Node ${process.versions.node}`);
 
 /**
  * A script for the install directory: `setup` defines `server` (and may import), then one tools/call goes to
@@ -312,6 +396,87 @@ const server = host.server;`,
     `if (JSON.stringify(answers[1]?.result?.structuredContent?.rows) !== '[[42]]') { console.error(JSON.stringify(answers)); process.exit(1); }`,
   ),
 );
+
+// The lowest Node the engines allow: fetched from the npm registry (node-<os>-<arch>), which then installs the
+// tarballs itself, so native addons are built for it, and runs every bin.
+const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines?: { node?: string } };
+const floor = /^>=(\d+\.\d+\.\d+)$/.exec(rootManifest.engines?.node ?? '')?.[1];
+const nodePackage = `node-${process.platform}-${process.arch}`;
+if (floor === undefined) {
+  failures.push(`the root package.json's engines.node is not ">=X.Y.Z": ${rootManifest.engines?.node}`);
+} else {
+  const floorDirectory = join(root, '.toolchain', `node-${floor}`);
+  const floorNode = join(floorDirectory, 'node_modules', nodePackage, 'bin', 'node');
+  if (!existsSync(floorNode)) {
+    console.log(`fetching Node ${floor} (${nodePackage}) from the npm registry`);
+    run(
+      'npm',
+      [
+        'install',
+        '--silent',
+        '--no-audit',
+        '--no-fund',
+        '--no-save',
+        '--prefix',
+        floorDirectory,
+        `${nodePackage}@${floor}`,
+      ],
+      root,
+    );
+  }
+  const npmCli = join(dirname(realpathSync(run('sh', ['-c', 'command -v npm'], root).trim())), 'npm-cli.js');
+  const floorInstall = join(work, 'install-floor');
+  mkdirSync(floorInstall, { recursive: true });
+  writeFileSync(
+    join(floorInstall, 'package.json'),
+    JSON.stringify({ name: 'pack-check-floor', private: true, type: 'module' }),
+  );
+  console.log(`installing the tarballs with Node ${floor}`);
+  const floorEnv = {
+    ...process.env,
+    PATH: `${dirname(floorNode)}:${process.env.PATH ?? ''}`,
+    npm_config_nodedir: join(floorDirectory, 'node_modules', nodePackage),
+  };
+  check(`the tarballs install on Node ${floor}`, () =>
+    run(
+      floorNode,
+      [
+        npmCli,
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+        ...tarballs.map(({ tarball }) => tarball),
+      ],
+      floorInstall,
+      floorEnv,
+    ),
+  );
+  await startBins(floorNode, floorInstall, `Node ${floor}`);
+
+  // An older Node, when the machine has one: one line naming the version needed, never a crash.
+  const machineNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path));
+  const machineVersion = machineNode === undefined ? undefined : run(machineNode, ['--version'], root).trim().slice(1);
+  const older = (version: string) => {
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    const [floorMajor = 0, floorMinor = 0] = floor.split('.').map(Number);
+    return major < floorMajor || (major === floorMajor && minor < floorMinor);
+  };
+  if (machineNode !== undefined && machineVersion !== undefined && older(machineVersion)) {
+    for (const [bin, binPath] of installedBins(install)) {
+      check(`${bin} on Node ${machineVersion} says which Node it needs, in one line`, () => {
+        const result = spawnSync(machineNode, [binPath, '--help'], { encoding: 'utf8' });
+        const expected = `${bin} needs Node.js ${floor.replace(/\.0$/, '')} or newer; this is v${machineVersion}.\n`;
+        if (result.status !== 1 || result.stderr !== expected || result.stdout !== '') {
+          throw new Error(`exit ${result.status}, stderr ${JSON.stringify(result.stderr)}`);
+        }
+      });
+    }
+  } else {
+    console.log(`  skip no Node older than ${floor} on this machine to refuse`);
+  }
+}
 
 rmSync(work, { recursive: true, force: true });
 writeFileSync(join(root, '.pack-check-results.json'), JSON.stringify({ passed, failed: failures.length }));

@@ -11,9 +11,10 @@ import { formatResult } from './cli/print-result.ts';
 import { reloadOnChange } from './cli/reload-on-change.ts';
 import { runSelftest } from './cli/selftest-command.ts';
 import { formatToolTable, startFailures } from './cli/tools-command.ts';
+import { hostVersion } from './host-version.ts';
 import { UpstreamRpcError } from './upstream/upstream-errors.ts';
 
-const version = '0.1.0';
+const version = hostVersion;
 const configOption = {
   config: {
     type: 'string',

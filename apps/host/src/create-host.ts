@@ -6,13 +6,12 @@ import { type CallLimiter, createCallLimiter } from './compose/call-limiter.ts';
 import { createCatalogSync } from './compose/catalog-sync.ts';
 import { createToolSync, type HostToolRow } from './compose/tool-sync.ts';
 import type { HostConfig, HostOptions, ServerEntry } from './config/host-config.ts';
+import { hostVersion } from './host-version.ts';
 import { stateDirectory } from './state-directory.ts';
 import { checkPackageOptions } from './upstream/mount-package.ts';
 import { Upstream } from './upstream/upstream.ts';
 
 export type { HostToolRow } from './compose/tool-sync.ts';
-
-const hostVersion = '0.1.0';
 
 export interface CreateHostOptions {
   /** Lines for the host's log (children's stderr, restarts). Default: stderr. */

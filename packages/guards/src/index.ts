@@ -13,6 +13,7 @@ export {
   createOutboundFetcher,
   type OutboundFetcher,
   type OutboundFetchOptions,
+  type OutboundProxy,
   type OutboundRequestOptions,
   type OutboundResponse,
   type OutboundTrust,

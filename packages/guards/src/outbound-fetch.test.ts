@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOutboundFetcher, type OutboundFetcher } from './outbound-fetch.ts';
 import { type DnsServer, startDnsServer } from './testing/dns-server.ts';
@@ -205,6 +206,114 @@ describe('createOutboundFetcher', () => {
       });
       await refused.close();
     });
+  });
+});
+
+describe('through a proxy', () => {
+  let target: Server;
+  let proxyServer: Server;
+  let targetUrl: string;
+  let proxyUrl: string;
+  const proxied: string[] = [];
+
+  beforeAll(async () => {
+    target = createServer((_request, response) => response.end('through'));
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/thing`;
+    // A recording proxy that tunnels CONNECT, as undici asks a proxy for every URL.
+    proxyServer = createServer((_request, response) => response.writeHead(405).end());
+    proxyServer.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
+      proxied.push(request.url ?? '');
+      const [host = '', port = '80'] = (request.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxyServer.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxyServer.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    target.closeAllConnections();
+    proxyServer.closeAllConnections();
+    await new Promise((resolve) => target.close(resolve));
+    await new Promise((resolve) => proxyServer.close(resolve));
+  });
+
+  beforeEach(() => {
+    proxied.length = 0;
+  });
+
+  it('sends requests through the proxy the environment names', async () => {
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = proxyUrl;
+    delete process.env.NO_PROXY;
+    const fetcher = createOutboundFetcher({ trust: 'operator', maxBytes: 1000, timeoutMs: 2000 });
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    try {
+      expect((await fetcher.fetch(targetUrl)).body.toString()).toBe('through');
+      expect(proxied).toEqual([new URL(targetUrl).host]);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('reaches NO_PROXY hosts directly, and ignores the environment when told', async () => {
+    const bypassing = createOutboundFetcher({
+      trust: 'operator',
+      maxBytes: 1000,
+      timeoutMs: 2000,
+      proxy: { httpProxy: proxyUrl, noProxy: '127.0.0.1' },
+    });
+    const direct = createOutboundFetcher({ trust: 'operator', maxBytes: 1000, timeoutMs: 2000, proxy: 'none' });
+    try {
+      expect((await bypassing.fetch(targetUrl)).body.toString()).toBe('through');
+      expect((await direct.fetch(targetUrl)).body.toString()).toBe('through');
+      expect(proxied).toEqual([]);
+    } finally {
+      await bypassing.close();
+      await direct.close();
+    }
+  });
+
+  it('ends at its deadline when the proxy never answers', async () => {
+    const silent = createServer();
+    const tunnels: Duplex[] = [];
+    silent.on('connect', (_request: IncomingMessage, socket: Duplex) => tunnels.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const httpProxy = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const fetcher = createOutboundFetcher({ trust: 'operator', maxBytes: 1000, timeoutMs: 300, proxy: { httpProxy } });
+    try {
+      await expect(fetcher.fetch(targetUrl)).rejects.toMatchObject({ failure: 'timeout' });
+    } finally {
+      for (const socket of tunnels) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      void fetcher.close();
+    }
+  });
+
+  it("still refuses a model's URL whose name resolves to a reserved address, before the proxy hears of it", async () => {
+    const dns = await startDnsServer({ 'evil.test': { a: ['127.0.0.1'] } });
+    const fetcher = createOutboundFetcher({
+      maxBytes: 1000,
+      timeoutMs: 2000,
+      dnsServers: [dns.server],
+      proxy: { httpProxy: proxyUrl },
+    });
+    try {
+      await expect(fetcher.fetch('http://evil.test/thing')).rejects.toThrow(/evil\.test resolves to 127\.0\.0\.1/);
+      expect(proxied).toEqual([]);
+    } finally {
+      await fetcher.close();
+      await dns.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ToolError } from '@toolshed/mcp-core';
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { createGuardedLookup } from './guarded-lookup.ts';
 import { OutboundFetchError } from './outbound-fetch-error.ts';
 import { checkOutboundUrl } from './outbound-url.ts';
@@ -41,6 +41,18 @@ export interface OutboundFetchOptions {
   accept?: string | undefined;
   /** Sent as `User-Agent`. */
   userAgent?: string | undefined;
+  /**
+   * Where requests go through: `environment` (the default) honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (or
+   * their lower-case forms) as read when the fetcher is made; `none` connects directly; or name the proxies.
+   */
+  proxy?: 'environment' | 'none' | OutboundProxy | undefined;
+}
+
+/** A proxy for `http:` and one for `https:` URLs, and the hosts (`NO_PROXY` syntax) reached directly. */
+export interface OutboundProxy {
+  httpProxy?: string | undefined;
+  httpsProxy?: string | undefined;
+  noProxy?: string | undefined;
 }
 
 export interface OutboundRequestOptions {
@@ -76,6 +88,10 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 /** Error bodies are read for their reason only. */
 const maxErrorBodyBytes = 65_536;
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function definedOnly(proxy: OutboundProxy): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
+  return Object.fromEntries(Object.entries(proxy).filter(([, value]) => value !== undefined && value !== ''));
+}
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -154,22 +170,47 @@ async function readCapped(body: Readable, maxBytes: number): Promise<Buffer | un
  * const fetcher = createOutboundFetcher({ maxBytes: 20e6, timeoutMs: 15_000 });
  * const { body } = await fetcher.fetch('https://example.com/cat.jpg');
  */
+function proxyFrom(setting: OutboundFetchOptions['proxy'], env: NodeJS.ProcessEnv): OutboundProxy | undefined {
+  if (setting === 'none') return undefined;
+  const proxy =
+    setting === undefined || setting === 'environment'
+      ? {
+          httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+          httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+          noProxy: env.NO_PROXY ?? env.no_proxy,
+        }
+      : setting;
+  return proxy.httpProxy || proxy.httpsProxy ? proxy : undefined;
+}
+
 export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFetcher {
   const maxRedirects = options.maxRedirects ?? 3;
   const fromModel = (options.trust ?? 'model') === 'model';
+  const proxy = proxyFrom(options.proxy, process.env);
+  // Through a proxy, the proxy resolves names, so the guarded lookup cannot run at connect time (and would refuse a
+  // proxy on the operator's own network): a model's URL has its name resolved and checked before each hop instead.
+  const guardedLookup = fromModel
+    ? createGuardedLookup({ dnsServers: options.dnsServers, trustedHosts: options.trustedHosts })
+    : undefined;
+  const checkResolvedName = (url: URL): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (guardedLookup === undefined || proxy === undefined) {
+        resolve();
+        return;
+      }
+      guardedLookup(url.hostname, { all: false }, (error) => (error ? reject(error) : resolve()));
+    });
   const urlOptions = { schemes: options.schemes, trustedHosts: options.trustedHosts };
   const checkUrl = (url: string | URL): URL => {
     if (fromModel) return checkOutboundUrl(url, urlOptions);
     return typeof url === 'string' ? new URL(url) : url;
   };
-  let agent: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
+  let agent: Promise<{ agent: Dispatcher; request: typeof import('undici').request }> | undefined;
   const dispatcher = () => {
-    agent ??= import('undici').then(({ Agent, request }) => ({
-      agent: new Agent({
+    agent ??= import('undici').then(({ Agent, EnvHttpProxyAgent, request }) => {
+      const settings = {
         connect: {
-          ...(fromModel
-            ? { lookup: createGuardedLookup({ dnsServers: options.dnsServers, trustedHosts: options.trustedHosts }) }
-            : {}),
+          ...(guardedLookup !== undefined && proxy === undefined ? { lookup: guardedLookup } : {}),
           timeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 10_000),
         },
         headersTimeout: options.headersTimeoutMs ?? options.timeoutMs,
@@ -177,15 +218,20 @@ export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFe
         ...(options.maxConnections === undefined ? {} : { connections: options.maxConnections }),
         keepAliveTimeout: 30_000,
         keepAliveMaxTimeout: 120_000,
-      }),
-      request,
-    }));
+      };
+      return {
+        agent:
+          proxy === undefined ? new Agent(settings) : new EnvHttpProxyAgent({ ...settings, ...definedOnly(proxy) }),
+        request,
+      };
+    });
     return agent;
   };
 
   async function send(url: URL, accept: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
     const { agent: current, request } = await dispatcher();
     try {
+      await checkResolvedName(url);
       return await request(url.href, {
         dispatcher: current,
         method: 'GET',
@@ -276,7 +322,11 @@ export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFe
       const cancel = () => controller.abort(signal?.reason);
       signal?.addEventListener('abort', cancel, { once: true });
       try {
-        return await follow(url, request, controller.signal);
+        // Raced against the deadline too: a proxy that never answers its CONNECT does not heed the signal.
+        const aborted = new Promise<never>((_, reject) => {
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+        });
+        return await Promise.race([follow(url, request, controller.signal), aborted]);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (timedOut) {

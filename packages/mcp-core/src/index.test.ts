@@ -31,6 +31,7 @@ it('pins the public API: adding to it is a decision', () => {
     'limitOption',
     'logLevels',
     'modernProtocolVersions',
+    'packageVersion',
     'parseCliOptions',
     'parseOptions',
     'redirectConsoleToStderr',

@@ -9,6 +9,7 @@ export { type CliOptionSpec, type CliSpec, type CliValues, defineCli } from './c
 export { formatCliHelp } from './cli/format-cli-help.ts';
 export { withOptionsTable } from './cli/format-options-table.ts';
 export { httpCliOptions } from './cli/http-cli-options.ts';
+export { packageVersion } from './cli/package-version.ts';
 export { type CliCommand, parseCliOptions } from './cli/parse-cli-options.ts';
 export { redirectConsoleToStderr } from './cli/redirect-console.ts';
 export { runCli } from './cli/run-cli.ts';

@@ -1,5 +1,5 @@
 import { createRateLimiter, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, parseOptions } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
 import { type EmailAddress, parseEmailAddress } from './email-address.ts';
 import type { EmailServerContext } from './email-server-context.ts';
 import {
@@ -19,7 +19,7 @@ import type { SendResult } from './send-result.ts';
 import { createSmtpDelivery } from './smtp-delivery.ts';
 import { createValidateRecipientsTool } from './validate-recipients-tool.ts';
 
-const serverVersion = '0.1.0';
+const serverVersion = packageVersion(import.meta.url);
 const optionsName = '@toolshed/server-email options';
 
 function senderAddress(options: EmailServerOptions): EmailAddress {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defineServerCli, LocalError, type ServerCli } from '@toolshed/mcp-core';
+import { defineServerCli, LocalError, packageVersion, type ServerCli } from '@toolshed/mcp-core';
 import { emailServerOptions } from './email-server-options.ts';
 
 function readCertificates(path: string): string {
@@ -12,7 +12,7 @@ function readCertificates(path: string): string {
 
 const derived = defineServerCli({
   name: 'toolshed-email',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url),
   summary:
     'Email that asks before it sends, to allowed recipients only, as an MCP server over stdio or Streamable HTTP',
   options: emailServerOptions,

@@ -1,5 +1,12 @@
 import { DirectoryListingCache, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, parseOptions, type Tool } from '@toolshed/mcp-core';
+import {
+  createMcpServer,
+  LocalError,
+  type McpServer,
+  packageVersion,
+  parseOptions,
+  type Tool,
+} from '@toolshed/mcp-core';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
@@ -17,7 +24,7 @@ import { createSearchFileContentsTool } from './search-file-contents-tool.ts';
 import { createSearchFilesTool } from './search-files-tool.ts';
 import { createWriteFileTool } from './write-file-tool.ts';
 
-const serverVersion = '0.1.0';
+const serverVersion = packageVersion(import.meta.url);
 
 /**
  * A filesystem server with the reference server's tools, parameters and

@@ -1,10 +1,10 @@
-import { defineServerCli, type ServerCli } from '@toolshed/mcp-core';
+import { defineServerCli, packageVersion, type ServerCli } from '@toolshed/mcp-core';
 import { filesystemServerOptions } from './filesystem-server-options.ts';
 
 /** The `toolshed-filesystem` bin, derived from the options schema; directories are its arguments, as the reference server takes them. */
 export const filesystemCli: ServerCli<typeof filesystemServerOptions> = defineServerCli({
   name: 'toolshed-filesystem',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url),
   summary: 'Files in the directories you allow, as an MCP server over stdio or Streamable HTTP',
   options: filesystemServerOptions,
   envPrefix: 'TOOLSHED_FILESYSTEM',

@@ -1,12 +1,12 @@
 import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
-import { createMcpServer, LocalError, type McpServer, parseOptions } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
 import { createImageInfoTool } from './image-info-tool.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
 import { createProcessImageTool } from './process-image-tool.ts';
 import { WorkLimiter } from './work-limiter.ts';
 
-const serverVersion = '0.1.0';
+const serverVersion = packageVersion(import.meta.url);
 
 function inputGuard(options: ImageServerOptions): PathGuard | undefined {
   const grants = [

@@ -1,10 +1,10 @@
-import { defineServerCli, type ServerCli } from '@toolshed/mcp-core';
+import { defineServerCli, packageVersion, type ServerCli } from '@toolshed/mcp-core';
 import { imageServerOptions } from './image-server-options.ts';
 
 /** The `toolshed-image` bin, derived from the options schema. */
 export const imageCli: ServerCli<typeof imageServerOptions> = defineServerCli({
   name: 'toolshed-image',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url),
   summary: 'Image tools on sharp that return images a model can see, as an MCP server over stdio or Streamable HTTP',
   options: imageServerOptions,
   envPrefix: 'TOOLSHED_IMAGE',

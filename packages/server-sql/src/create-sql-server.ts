@@ -1,4 +1,4 @@
-import { createMcpServer, type McpServer, parseOptions } from '@toolshed/mcp-core';
+import { createMcpServer, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
 import { checkDatabaseFiles, parseDatabaseSpecs } from './database-files.ts';
 import { createDescribeTableTool } from './describe-table-tool.ts';
 import { createExplainQueryTool } from './explain-query-tool.ts';
@@ -10,7 +10,7 @@ import type { SqlServerContext } from './sql-server-context.ts';
 import { type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
 import { StatementTimeLimit } from './statement-time-limit.ts';
 
-const serverVersion = '0.1.0';
+const serverVersion = packageVersion(import.meta.url);
 
 /**
  * A read-only SQL server over SQLite files: list_tables, describe_table,

@@ -1,11 +1,11 @@
-import { defineServerCli, type ServerCli } from '@toolshed/mcp-core';
+import { defineServerCli, packageVersion, type ServerCli } from '@toolshed/mcp-core';
 import { parseDatabaseSpecs } from './database-files.ts';
 import { sqlServerOptions } from './sql-server-options.ts';
 
 /** The `toolshed-sql` bin, derived from the options schema. */
 export const sqlCli: ServerCli<typeof sqlServerOptions> = defineServerCli({
   name: 'toolshed-sql',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url),
   summary: 'Read-only SQL over SQLite files, as an MCP server over stdio or Streamable HTTP',
   options: sqlServerOptions,
   envPrefix: 'TOOLSHED_SQL',

@@ -1,5 +1,10 @@
 #!/usr/bin/env node
-import { enableCompileCache } from 'node:module';
-
-enableCompileCache?.();
-await import('../dist/toolshed-weather.js');
+// Checked before anything else loads, so an older Node gets one line instead of a crash; in step with "engines".
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 14)) {
+  console.error(`toolshed-weather needs Node.js 22.14 or newer; this is ${process.version}.`);
+  process.exitCode = 1;
+} else {
+  (await import('node:module')).enableCompileCache?.();
+  await import('../dist/toolshed-weather.js');
+}

@@ -1,4 +1,4 @@
-import { createMcpServer, type McpServer, parseOptions } from '@toolshed/mcp-core';
+import { createMcpServer, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
 import { createAirQualityTool } from './air-quality-tool.ts';
 import { createCurrentWeatherTool } from './current-weather-tool.ts';
 import { createForecastTool } from './forecast-tool.ts';
@@ -9,7 +9,7 @@ import { createWeatherAlertsTool } from './weather-alerts-tool.ts';
 import type { WeatherServerContext } from './weather-server-context.ts';
 import { type WeatherServerOptions, weatherServerOptions } from './weather-server-options.ts';
 
-const serverVersion = '0.1.0';
+const serverVersion = packageVersion(import.meta.url);
 const projectUrl = 'https://github.com/toolshed/toolshed';
 
 /**

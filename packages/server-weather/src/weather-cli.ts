@@ -1,10 +1,10 @@
-import { defineServerCli, type ServerCli } from '@toolshed/mcp-core';
+import { defineServerCli, packageVersion, type ServerCli } from '@toolshed/mcp-core';
 import { weatherServerOptions } from './weather-server-options.ts';
 
 /** The `toolshed-weather` bin, derived from the options schema. */
 export const weatherCli: ServerCli<typeof weatherServerOptions> = defineServerCli({
   name: 'toolshed-weather',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url),
   summary: 'Weather from Open-Meteo and US alerts from NWS, as an MCP server over stdio or Streamable HTTP',
   options: weatherServerOptions,
   envPrefix: 'TOOLSHED_WEATHER',

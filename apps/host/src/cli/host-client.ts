@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { createInMemoryTransportPair } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
+import { hostVersion } from '../host-version.ts';
 import { type ServerRequestHandler, UpstreamSession } from '../upstream/upstream-session.ts';
 
 /**
@@ -17,7 +18,7 @@ export async function connectCliClient(
   const session = new UpstreamSession(clientSide);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   await session.connect({
-    clientInfo: { name: 'toolshed-cli', version: '0.1.0' },
+    clientInfo: { name: 'toolshed-cli', version: hostVersion },
     capabilities: interactive ? { elicitation: { form: {} } } : {},
     // In the same process: an answer is immediate or never coming.
     probeTimeLimitMs: 1000,
