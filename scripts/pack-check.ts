@@ -18,6 +18,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -396,6 +397,41 @@ const server = host.server;`,
     `if (JSON.stringify(answers[1]?.result?.structuredContent?.rows) !== '[[42]]') { console.error(JSON.stringify(answers)); process.exit(1); }`,
   ),
 );
+
+// Where people find the servers: each server.json is what its package.json and bin say, and valid against the
+// MCP Registry's schema; every tarball carries its license.
+check('server.json files are up to date', () =>
+  run(process.execPath, [join(root, 'scripts/write-server-json.ts'), '--check'], root),
+);
+{
+  const { default: Ajv } = (await import(createRequire(join(install, 'package.json')).resolve('ajv'))) as {
+    default: new (options: object) => { compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown } };
+  };
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(
+    JSON.parse(readFileSync(join(root, 'scripts/registry/server.schema.json'), 'utf8')),
+  );
+  for (const { dir } of publishable) {
+    const manifest = JSON.parse(originalManifests.get(dir) ?? '{}') as PackageJson & { mcpName?: string };
+    check(`${manifest.name} ships a LICENSE`, () => {
+      if (!existsSync(join(work, 'extracted', manifest.name, 'package', 'LICENSE')))
+        throw new Error('no LICENSE in the tarball');
+    });
+    if (manifest.mcpName === undefined) continue;
+    check(`${manifest.name} server.json is valid for the MCP Registry and names this package`, () => {
+      const entry = JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8'));
+      if (!validate(entry)) throw new Error(JSON.stringify(validate.errors));
+      const npm = entry.packages?.[0];
+      if (
+        entry.name !== manifest.mcpName ||
+        entry.version !== manifest.version ||
+        npm?.identifier !== manifest.name ||
+        npm?.version !== manifest.version
+      ) {
+        throw new Error(`server.json says ${entry.name}@${entry.version} (${npm?.identifier}@${npm?.version})`);
+      }
+    });
+  }
+}
 
 // The lowest Node the engines allow: fetched from the npm registry (node-<os>-<arch>), which then installs the
 // tarballs itself, so native addons are built for it, and runs every bin.

@@ -7,7 +7,7 @@ const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkF
 // separate processes, which must stay where their packages put them.
 // jsonc-parser's entry for Node is a UMD module whose inner requires a bundler
 // cannot follow; Node loads it as it is.
-const external = [/^node:/, /^@toolshed\//, /^zod/, /^better-sqlite3/, /^jsonc-parser/];
+const external = [/^node:/, /^@toolshed\//, /^zod/, /^better-sqlite3/, /^jsonc-parser/, /^ajv/];
 
 const config: RolldownOptions[] = defineConfig([
   { input: { index: 'src/index.ts' }, platform: 'node', external, output },

@@ -10,7 +10,7 @@ const config: RolldownOptions[] = defineConfig([
   {
     input: { index: 'src/index.ts' },
     platform: 'node',
-    external: [/^node:/, /^@toolshed\/mcp-core/, /^zod/, /^nodemailer/],
+    external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, /^nodemailer/],
     output,
   },
   {

@@ -11,7 +11,7 @@ const config: RolldownOptions[] = defineConfig([
   {
     input: { index: 'src/index.ts', 'regex-worker': 'src/regex-worker.ts' },
     platform: 'node',
-    external: [/^node:/, /^@toolshed\/mcp-core/, /^zod/, /^diff/],
+    external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, /^diff/],
     output,
   },
   {

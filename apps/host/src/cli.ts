@@ -10,6 +10,7 @@ import { resolveConfig, startHost } from './cli/load-host.ts';
 import { formatResult } from './cli/print-result.ts';
 import { reloadOnChange } from './cli/reload-on-change.ts';
 import { runSelftest } from './cli/selftest-command.ts';
+import { toolCallParams } from './cli/tool-call-params.ts';
 import { formatToolTable, startFailures } from './cli/tools-command.ts';
 import { hostVersion } from './host-version.ts';
 import { UpstreamRpcError } from './upstream/upstream-errors.ts';
@@ -125,11 +126,9 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
     const host = await startHost(resolveConfig(values.config, env), env);
     const { session, answer } = await connectCliClient(host);
     try {
-      const result = (await session.request(
-        'tools/call',
-        { name: tool, arguments: args },
-        { onServerRequest: answer },
-      )) as CallToolResult;
+      const result = (await session.request('tools/call', toolCallParams(host, tool, args as Record<string, unknown>), {
+        onServerRequest: answer,
+      })) as CallToolResult;
       process.stdout.write(formatResult(result));
       process.exitCode = result.isError === true ? 1 : 0;
     } catch (error) {

@@ -4,9 +4,13 @@ import { createMcpServer, type McpServer } from '@toolshed/mcp-core';
 import { type AuditEntry, AuditLog } from './compose/audit-log.ts';
 import { type CallLimiter, createCallLimiter } from './compose/call-limiter.ts';
 import { createCatalogSync } from './compose/catalog-sync.ts';
+import { createToolShelf } from './compose/tool-shelf.ts';
 import { createToolSync, type HostToolRow } from './compose/tool-sync.ts';
-import type { HostConfig, HostOptions, ServerEntry } from './config/host-config.ts';
+import type { HostConfig, HostOptions, ServerEntry, ToolList } from './config/host-config.ts';
 import { hostVersion } from './host-version.ts';
+import { createCallToolTool } from './search/call-tool-tool.ts';
+import { createFindToolsTool } from './search/find-tools-tool.ts';
+import { createListServersTool } from './search/list-servers-tool.ts';
 import { stateDirectory } from './state-directory.ts';
 import { checkPackageOptions } from './upstream/mount-package.ts';
 import { Upstream } from './upstream/upstream.ts';
@@ -43,6 +47,8 @@ export interface Host {
   readonly upstreams: readonly Upstream[];
   /** Where audit lines go; undefined when the audit log is off. */
   readonly auditPath: string | undefined;
+  /** What `tools/list` shows now: every upstream tool, or the search tools (`toolshed.toolList`). */
+  readonly toolList: ToolList;
   /** Starts every upstream at once; resolves when each is up or has failed to start. */
   start(): Promise<void>;
   /**
@@ -65,9 +71,10 @@ function auditPathOf(options: HostOptions, env: NodeJS.ProcessEnv | undefined): 
 
 function instructionsFor(config: HostConfig): string {
   const { servers, options } = config;
+  const found = options.toolList === 'search' ? 'found with find_tools and run with call_tool, ' : '';
   return (
     `Tools from ${servers.length} servers (${servers.map((entry) => entry.name).join(', ')}), ` +
-    `each named <server>${options.separator}<tool>. Tools that may change or delete things ask the user first; a declined call must not be retried unless the user asks.`
+    `${found}each named <server>${options.separator}<tool>. Tools that may change or delete things ask the user first; a declined call must not be retried unless the user asks.`
   );
 }
 
@@ -111,8 +118,15 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
       audit?.close();
     });
   const limiters = new Map<Upstream, CallLimiter | undefined>();
+  const shelf = createToolShelf(server);
+  const searchTools = [
+    createFindToolsTool(shelf),
+    createCallToolTool(shelf),
+    createListServersTool(shelf, () => upstreams),
+  ];
+  shelf.list(settings.toolList, searchTools);
   const toolSync = createToolSync({
-    server,
+    shelf,
     log,
     audit: auditSink,
     limiterFor: (upstream) => limiters.get(upstream),
@@ -153,6 +167,9 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     get auditPath() {
       return auditPath;
     },
+    get toolList() {
+      return settings.toolList;
+    },
     async start() {
       await checkPackageOptions(config);
       await Promise.all(upstreams.map((upstream) => upstream.start()));
@@ -179,6 +196,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
       const nextAuditPath = auditPathOf(next.options, options.env);
       const auditChanged = nextAuditPath !== auditPath || !isDeepStrictEqual(next.options.audit, settings.audit);
       settings = next.options;
+      shelf.list(settings.toolList, searchTools);
       if (auditChanged) {
         audit?.close();
         auditPath = nextAuditPath;

@@ -4,7 +4,7 @@
  * @module
  */
 
-export type { HostConfig, HostOptions, HostSettings, ServerEntry } from './config/host-config.ts';
+export type { HostConfig, HostOptions, HostSettings, ServerEntry, ToolList } from './config/host-config.ts';
 export { loadHostConfig, parseHostConfig } from './config/load-config.ts';
 export {
   type CreateHostOptions,

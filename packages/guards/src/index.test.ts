@@ -13,6 +13,7 @@ it('pins the public API: adding to it is a decision', () => {
     'createOutboundFetcher',
     'createRateLimiter',
     'fileSystemToolError',
+    'openVerifiedDirectory',
     'walkDirectory',
   ]);
   expect(Object.keys(testing).sort()).toEqual(['startDnsServer']);

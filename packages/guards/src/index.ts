@@ -29,6 +29,7 @@ export {
   type RateLimiterOptions,
   type RateWindow,
 } from './rate-limiter.ts';
+export { type DirectoryFileRead, openVerifiedDirectory, type VerifiedDirectory } from './verified-directory.ts';
 export {
   DirectoryListingCache,
   type WalkEntry,

@@ -7,40 +7,20 @@
  *
  *   pnpm --filter @toolshed/server-filesystem bench
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
-const branching = 8;
-const levels = 3;
-const filesPerDirectory = 26;
-const dataDirectory = new URL('./.data/', import.meta.url).pathname;
-const tree = join(dataDirectory, `tree-${branching}-${levels}-${filesPerDirectory}`);
-
-function generateTree(): number {
-  let files = 0;
-  const fill = (directory: string, level: number) => {
-    mkdirSync(directory, { recursive: true });
-    for (let index = 0; index < filesPerDirectory; index++) {
-      const extension = ['ts', 'md', 'json'][index % 3];
-      writeFileSync(
-        join(directory, `file-${index}.${extension}`),
-        `// file ${files++}\nexport const value = ${index};\n`,
-      );
-    }
-    if (level < levels)
-      for (let index = 0; index < branching; index++) fill(join(directory, `dir-${index}`), level + 1);
-  };
-  if (!existsSync(tree)) {
-    const partial = `${tree}.partial`;
-    rmSync(partial, { recursive: true, force: true });
-    fill(partial, 0);
-    renameSync(partial, tree);
-  }
-  return ((branching ** (levels + 1) - 1) / (branching - 1)) * filesPerDirectory;
-}
+import {
+  branching,
+  filesPerDirectory,
+  generateTree,
+  levels,
+  median,
+  ourBin,
+  generatedTree as tree,
+} from './generated-tree.ts';
 
 const referenceBin = join(
   createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/package.json'),
@@ -48,10 +28,6 @@ const referenceBin = join(
   'dist',
   'index.js',
 );
-const builtBin = new URL('../bin/toolshed-filesystem.js', import.meta.url).pathname;
-const ourBin = existsSync(new URL('../dist/toolshed-filesystem.js', import.meta.url))
-  ? builtBin
-  : new URL('../src/cli.ts', import.meta.url).pathname;
 
 interface Started {
   client: Client;
@@ -73,11 +49,6 @@ async function start(bin: string): Promise<Started> {
 function rssMb(pid: number): number {
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return line === null ? Number.NaN : Number(line[1]) / 1024;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 async function timeCall(client: Client, name: string, args: Record<string, unknown>, runs: number): Promise<number> {

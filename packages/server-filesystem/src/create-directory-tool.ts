@@ -9,7 +9,7 @@ export function createCreateDirectoryTool(context: FilesystemServerContext): Too
     title: 'Create Directory',
     description: 'Create a directory and any missing parents; succeeds if it exists.',
     input: z.object({ path: pathArgument }),
-    output: z.object({ content: z.string(), created: z.boolean() }),
+    output: z.object({ created: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path }, call) {
       const guard = await guardForCall(context, call);

@@ -32,7 +32,7 @@ export function createEditFileTool(context: FilesystemServerContext): Tool {
         .min(1),
       dryRun: z.boolean().default(false),
     }),
-    output: z.object({ content: z.string(), changed: z.boolean(), written: z.boolean() }),
+    output: z.object({ changed: z.boolean(), written: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run({ path, edits, dryRun }, call) {
       const guard = await guardForCall(context, call);

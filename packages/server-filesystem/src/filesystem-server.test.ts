@@ -54,19 +54,17 @@ describe('read_text_file', () => {
       last_line: 12,
       truncated: false,
     });
+    // The text is carried once, in the content block; structuredContent holds what is said about it.
+    expect(result.structuredContent).not.toHaveProperty('content');
   });
 
   it('cuts a long read at a line within the byte cap and says where to go on', async () => {
     const result = await call('read_text_file', { path: 'long.txt' });
-    const structured = result.structuredContent as {
-      content: string;
-      truncated: boolean;
-      next_offset: number;
-      last_line: number;
-    };
+    const structured = result.structuredContent as { truncated: boolean; next_offset: number; last_line: number };
+    const text = result.content[0]?.text ?? '';
     expect(structured.truncated).toBe(true);
-    expect(Buffer.byteLength(structured.content)).toBeLessThanOrEqual(4096);
-    expect(structured.content.endsWith(`line ${structured.last_line} ${'x'.repeat(40)}\n`)).toBe(true);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+    expect(text.endsWith(`line ${structured.last_line} ${'x'.repeat(40)}\n`)).toBe(true);
     expect(structured.next_offset).toBe(structured.last_line + 1);
     expect(result.content[1]?.text).toContain(`offset: ${structured.next_offset}`);
     const next = await call('read_text_file', { path: 'long.txt', offset: structured.next_offset, limit: 1 });

@@ -12,7 +12,6 @@ export function createGetFileInfoTool(context: FilesystemServerContext): Tool {
     description: 'Size, times, permissions and type of a file or directory.',
     input: z.object({ path: pathArgument }),
     output: z.object({
-      content: z.string(),
       size: z.number(),
       created: z.string().describe('ISO 8601'),
       modified: z.string().describe('ISO 8601'),

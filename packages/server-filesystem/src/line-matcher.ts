@@ -1,10 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '@toolshed/mcp-core';
-import { type LineQuery, matchLines } from './match-lines.ts';
+import { createLineFinder, type LineQuery } from './match-lines.ts';
 
 /** Finds matching lines: literals in place, regular expressions in a worker held to a time limit. */
 export interface LineMatcher {
-  find(text: string, limit: number): Promise<number[]>;
+  /** The matching lines of each text, at most `limit` per text. */
+  find(texts: readonly string[], limit: number): Promise<number[][]>;
   close(): Promise<void>;
 }
 
@@ -44,7 +45,8 @@ function startRegexThread(): RegexThread {
 
 export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatcher {
   if (!query.regex) {
-    return { find: async (text, limit) => matchLines(text, query, limit), close: async () => undefined };
+    const find = createLineFinder(query);
+    return { find: async (texts, limit) => texts.map((text) => find(text, limit)), close: async () => undefined };
   }
   try {
     new RegExp(query.pattern, 'u');
@@ -54,7 +56,7 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
   let thread: RegexThread | undefined;
   let nextId = 0;
   return {
-    async find(text, limit) {
+    async find(texts, limit) {
       thread ??= startRegexThread();
       const started = thread;
       try {
@@ -65,19 +67,19 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
       }
       const current = started.worker;
       const id = nextId++;
-      return new Promise<number[]>((resolve, reject) => {
+      return new Promise<number[][]>((resolve, reject) => {
         const timer = setTimeout(() => {
           cleanup();
           if (thread === started) thread = undefined;
           void current.terminate();
           reject(
             new ToolError(
-              `The regular expression took longer than ${timeoutMs} ms on one file and was stopped; ` +
+              `The regular expression took longer than ${timeoutMs} ms and was stopped; ` +
                 'simplify it (nested quantifiers such as (a+)+ backtrack without end) or search for a literal.',
             ),
           );
         }, timeoutMs);
-        const onMessage = (message: { id: number; lines?: number[]; error?: string }) => {
+        const onMessage = (message: { id: number; lines?: number[][]; error?: string }) => {
           if (message.id !== id) return;
           cleanup();
           if (message.error !== undefined) reject(new ToolError(`The regular expression failed: ${message.error}`));
@@ -95,7 +97,7 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
         };
         current.on('message', onMessage);
         current.on('error', onError);
-        current.postMessage({ id, text, query, limit });
+        current.postMessage({ id, texts, query, limit });
       });
     },
     async close() {

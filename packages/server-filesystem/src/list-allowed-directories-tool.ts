@@ -12,7 +12,6 @@ export function createListAllowedDirectoriesTool(context: FilesystemServerContex
       'path is absolute or relative to one of them.',
     input: z.object({}),
     output: z.object({
-      content: z.string(),
       directories: z.array(z.object({ path: z.string(), access: z.enum(['read', 'write']) })),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -9,7 +9,7 @@ export function createListDirectoryTool(context: FilesystemServerContext): Tool 
     title: 'List Directory',
     description: `List a directory's entries, marked [FILE] or [DIR]; at most ${context.limits.maxEntries}.`,
     input: z.object({ path: pathArgument }),
-    output: z.object({ content: z.string(), entries: z.number().int(), truncated: z.boolean() }),
+    output: z.object({ entries: z.number().int(), truncated: z.boolean() }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path }, call) {
       const guard = await guardForCall(context, call);

@@ -16,7 +16,6 @@ export function createListDirectoryWithSizesTool(context: FilesystemServerContex
       sortBy: z.enum(['name', 'size']).default('name'),
     }),
     output: z.object({
-      content: z.string(),
       files: z.number().int(),
       directories: z.number().int(),
       total_bytes: z.number(),

@@ -15,7 +15,7 @@ export function createMoveFileTool(context: FilesystemServerContext): Tool {
       destination: pathArgument,
       overwrite: z.boolean().default(false),
     }),
-    output: z.object({ content: z.string() }),
+    output: z.object({ source: z.string(), destination: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run({ source, destination, overwrite }, call) {
       const guard = await guardForCall(context, call);
@@ -23,7 +23,7 @@ export function createMoveFileTool(context: FilesystemServerContext): Tool {
       const to = await guard.resolve(destination, { access: 'write', keepLastLink: true });
       if (!from.exists) throw new ToolError(`"${source}" does not exist.`);
       await guard.move(from, to, { overwrite });
-      return textResult(`Successfully moved ${source} to ${destination}`);
+      return textResult(`Successfully moved ${source} to ${destination}`, { source, destination });
     },
   });
 }

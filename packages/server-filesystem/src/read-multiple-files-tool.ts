@@ -17,7 +17,6 @@ export function createReadMultipleFilesTool(context: FilesystemServerContext): T
       paths: z.array(z.string()).min(1, 'At least one file path must be provided').max(maxPaths),
     }),
     output: z.object({
-      content: z.string(),
       files: z.array(
         z.object({
           path: z.string(),

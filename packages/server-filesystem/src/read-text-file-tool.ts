@@ -24,7 +24,6 @@ export function createReadTextFileTool(context: FilesystemServerContext, name: '
       limit: lineCount.optional(),
     }),
     output: z.object({
-      content: z.string(),
       total_lines: z.number().int(),
       first_line: z.number().int().describe('0 when no line was returned'),
       last_line: z.number().int(),

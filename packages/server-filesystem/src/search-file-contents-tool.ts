@@ -1,15 +1,22 @@
-import { fstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { fileSystemToolError, type GuardedPath, walkDirectory } from '@toolshed/guards';
-import { defineTool, type Tool } from '@toolshed/mcp-core';
+import { type DirectoryFileRead, fileSystemToolError, walkDirectory } from '@toolshed/guards';
+import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileGlob, type GlobMatcher } from './glob-pattern.ts';
 import { createLineMatcher } from './line-matcher.ts';
 import { textResult } from './text-result.ts';
+import { createTreeFileReader, readThroughGuard, type TreeFile } from './tree-file-reader.ts';
 
 const binarySniffBytes = 8192;
 const maxLineChars = 500;
+// Reading is synchronous in slices of this length, as the walk lists.
+const sliceMs = 10;
+// A batch of texts for the regular expression worker: one message for many
+// small files, small enough that a sound expression is done in milliseconds.
+const batchMaxChars = 256 * 1024;
+const batchMaxFiles = 512;
+const notRead: DirectoryFileRead = { kind: 'not-a-file' };
 
 /** A glob with no `/` names a file at any depth; with one, it is matched against the relative path. */
 function compileFileFilter(pattern: string): GlobMatcher {
@@ -51,7 +58,6 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       maxResults: z.number().int().min(1).max(limits.maxMatches).optional(),
     }),
     output: z.object({
-      content: z.string(),
       matches: z.array(
         z.object({
           path: z.string(),
@@ -73,39 +79,32 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       const includes = args.include.map(compileFileFilter);
       const excludes = args.exclude.map(compileFileFilter);
       const cap = args.maxResults ?? limits.maxMatches;
-      const matcher = createLineMatcher(
-        { pattern: args.pattern, regex: args.regex, ignoreCase: args.ignoreCase },
-        limits.regexTimeoutMs,
-      );
+      const query = { pattern: args.pattern, regex: args.regex, ignoreCase: args.ignoreCase };
+      const matcher = createLineMatcher(query, limits.regexTimeoutMs);
+      // Files without the literal's bytes are passed over undecoded: most files, in most searches.
+      const literalBytes =
+        args.regex || args.ignoreCase || args.pattern.includes('\uFFFD') ? undefined : Buffer.from(args.pattern);
       const matches: ContentMatch[] = [];
       const counts = { searched: 0, binary: 0, tooLarge: 0 };
       let truncated = false;
 
-      const readText = async (file: GuardedPath): Promise<string | undefined> => {
-        const handle = await guard.openFile(file);
-        try {
-          const { size } = fstatSync(handle.fd);
-          if (size > limits.maxFileBytes) {
-            counts.tooLarge++;
-            return undefined;
-          }
-          const bytes = await handle.readFile();
-          if (bytes.subarray(0, binarySniffBytes).includes(0)) {
-            counts.binary++;
-            return undefined;
-          }
-          return bytes.toString('utf8');
-        } finally {
-          await handle.close();
+      /** The file's text when it is to be searched; counts what is skipped. */
+      const textOf = (read: DirectoryFileRead): string | undefined => {
+        if (read.kind === 'not-a-file') return undefined;
+        if (read.kind === 'too-large') {
+          counts.tooLarge++;
+          return undefined;
         }
+        if (read.bytes.subarray(0, binarySniffBytes).includes(0)) {
+          counts.binary++;
+          return undefined;
+        }
+        counts.searched++;
+        if (literalBytes !== undefined && read.bytes.indexOf(literalBytes) === -1) return undefined;
+        return read.bytes.toString('utf8');
       };
 
-      const searchFile = async (file: GuardedPath, shownPath: string, skipUnreadable: boolean) => {
-        // A file that vanished or cannot be read is skipped during a walk; a stopped regex ends the search.
-        const text = skipUnreadable ? await readText(file).catch(() => undefined) : await readText(file);
-        if (text === undefined) return;
-        counts.searched++;
-        const found = await matcher.find(text, cap - matches.length + 1);
+      const addMatches = (shownPath: string, text: string, found: readonly number[]) => {
         if (found.length === 0) return;
         const lines = text.split('\n');
         for (const index of found) {
@@ -127,11 +126,13 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
           throw fileSystemToolError(error, args.path);
         });
         if (!startStats.isDirectory()) {
-          await searchFile(start, start.path, false);
+          const text = textOf(await readThroughGuard(guard, start, limits.maxFileBytes));
+          if (text !== undefined) {
+            const [found = []] = await matcher.find([text], cap + 1);
+            addMatches(start.path, text, found);
+          }
         } else {
-          // Collect the files first (the walk is fast and synchronous in
-          // slices), then read them one by one with progress and cancellation.
-          const files: { path: string; relativePath: string }[] = [];
+          const files: TreeFile[] = [];
           await walkDirectory(start, {
             maxDepth: limits.maxDepth,
             signal: call.signal,
@@ -144,19 +145,76 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
               return undefined;
             },
           });
+          await searchFiles(files);
+        }
+      } finally {
+        await matcher.close();
+      }
+
+      /**
+       * Reads synchronously in slices (a small file costs a few system calls,
+       * less than one trip through the thread pool) and hands the texts to the
+       * matcher in batches; a regular expression runs in its worker on one
+       * batch while the next is read. Cancellation and progress between slices.
+       */
+      async function searchFiles(files: readonly TreeFile[]): Promise<void> {
+        const reader = createTreeFileReader(guard, start);
+        let batch: { path: string; text: string }[] = [];
+        let batchChars = 0;
+        let inFlight: Promise<void> | undefined;
+        const flush = async () => {
+          // One batch in the worker while the next is read, no more: its time limit is its own.
+          await inFlight;
+          const sent = batch;
+          batch = [];
+          batchChars = 0;
+          const found = matcher.find(
+            sent.map((file) => file.text),
+            cap - matches.length + 1,
+          );
+          inFlight = found.then((lines) => {
+            for (const [index, file] of sent.entries()) addMatches(file.path, file.text, lines[index] ?? []);
+          });
+          // Settled by the next flush or at the end; until then a failure must not go unhandled.
+          inFlight.catch(() => undefined);
+        };
+        try {
+          let sliceStart = performance.now();
           for (const [index, file] of files.entries()) {
-            call.signal.throwIfAborted();
             if (matches.length >= cap) {
               truncated = true;
               break;
             }
-            const guarded = { path: file.path, exists: true, grant: start.grant, requested: file.relativePath };
-            await searchFile(guarded, file.path, true);
-            if (index % 50 === 49) call.progress(index + 1, files.length, `${index + 1} of ${files.length} files`);
+            if (performance.now() - sliceStart > sliceMs) {
+              await new Promise((resolve) => setImmediate(resolve));
+              call.signal.throwIfAborted();
+              call.progress(index, files.length, `${index} of ${files.length} files`);
+              sliceStart = performance.now();
+            }
+            let read: DirectoryFileRead;
+            try {
+              const pending = reader.read(file, limits.maxFileBytes);
+              // Only the fallback without descriptors is asynchronous; awaiting the rest would yield once per
+              // file. There, as always, a file swapped or refused on its own is skipped.
+              read = pending instanceof Promise ? await pending.catch(() => notRead) : pending;
+            } catch (error) {
+              // A file that vanished or cannot be read is skipped; a directory that leads out ends the search.
+              if (ToolError.isInstance(error)) throw error;
+              continue;
+            }
+            const text = textOf(read);
+            if (text === undefined) continue;
+            batch.push({ path: file.path, text });
+            batchChars += text.length;
+            if (batchChars >= batchMaxChars || batch.length >= batchMaxFiles) await flush();
           }
+          if (batch.length > 0) await flush();
+          await inFlight;
+          call.signal.throwIfAborted();
+        } finally {
+          // Every directory is checked once more before anything read from it is answered.
+          reader.close();
         }
-      } finally {
-        await matcher.close();
       }
 
       const text =

@@ -20,7 +20,6 @@ export function createSearchFilesTool(context: FilesystemServerContext): Tool {
       ...walkLimitArguments(context.limits),
     }),
     output: z.object({
-      content: z.string(),
       matches: z.number().int(),
       truncated: z.boolean(),
       truncated_by: z.enum(['max_entries', 'max_depth']).optional(),

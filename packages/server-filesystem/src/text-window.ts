@@ -64,6 +64,31 @@ function cutToBytes(text: string, maxBytes: number): string {
 }
 
 /**
+ * A whole file under the cap: one read and one decode, no lines split and
+ * joined again. The file is returned byte for byte, as the windowed path
+ * returns it; a file that grew since its size was taken is read to that size.
+ */
+async function readWhole(handle: FileHandle, size: number, signal: AbortSignal | undefined): Promise<TextWindow> {
+  const buffer = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    signal?.throwIfAborted();
+    const { bytesRead } = await handle.read(buffer, length, size - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  const bytes = buffer.subarray(0, length);
+  const totalLines = countNewlines(bytes, length) + (length > 0 && bytes[length - 1] !== newline ? 1 : 0);
+  return {
+    text: bytes.toString('utf8'),
+    totalLines,
+    firstLine: totalLines > 0 ? 1 : 0,
+    lastLine: totalLines,
+    truncated: false,
+  };
+}
+
+/**
  * Reads a window of lines from an open file in chunks, so a file of any size
  * costs memory for the window only. A whole-file read returns the file
  * byte for byte; a window returns its lines joined by `\n`.
@@ -75,6 +100,7 @@ export async function readTextWindow(handle: FileHandle, request: TextWindowRequ
     request.tail !== undefined ||
     request.offset !== undefined ||
     request.limit !== undefined;
+  if (!windowed && size <= request.maxBytes) return readWhole(handle, size, request.signal);
   let first = request.offset ?? 1;
   let last = request.limit === undefined ? Number.POSITIVE_INFINITY : first + request.limit - 1;
   let totalLines: number | undefined;

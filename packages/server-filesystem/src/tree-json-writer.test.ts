@@ -10,6 +10,7 @@ it('writes exactly what JSON.stringify(tree, null, 2) writes', () => {
   writer.file('x');
   writer.enterDirectory('deeper');
   writer.file('ü.txt');
+  writer.file('back\\slash\ttab \ud800 lone');
   writer.leaveDirectory();
   writer.leaveDirectory();
   const tree = [
@@ -20,7 +21,14 @@ it('writes exactly what JSON.stringify(tree, null, 2) writes', () => {
       type: 'directory',
       children: [
         { name: 'x', type: 'file' },
-        { name: 'deeper', type: 'directory', children: [{ name: 'ü.txt', type: 'file' }] },
+        {
+          name: 'deeper',
+          type: 'directory',
+          children: [
+            { name: 'ü.txt', type: 'file' },
+            { name: 'back\\slash\ttab \ud800 lone', type: 'file' },
+          ],
+        },
       ],
     },
   ];

@@ -5,17 +5,25 @@
  * time and the garbage.
  */
 export class TreeJsonWriter {
-  readonly #parts: string[] = ['['];
+  // Appending to one string (a rope V8 flattens once, when the answer is
+  // serialized) measured faster than joining an array of parts.
+  #text = '[';
   /** Entries written so far at each open level; the root array is level 0. */
   readonly #counts: number[] = [0];
+  readonly #indents: string[] = [];
 
   #indent(level: number): string {
-    return ' '.repeat(2 + 4 * level);
+    let indent = this.#indents[level];
+    if (indent === undefined) {
+      indent = ' '.repeat(2 + 4 * level);
+      this.#indents[level] = indent;
+    }
+    return indent;
   }
 
   #open(): void {
     const level = this.#counts.length - 1;
-    this.#parts.push(this.#counts[level] === 0 ? '\n' : ',\n');
+    this.#text += this.#counts[level] === 0 ? '\n' : ',\n';
     this.#counts[level] = (this.#counts[level] as number) + 1;
   }
 
@@ -23,18 +31,14 @@ export class TreeJsonWriter {
     const level = this.#counts.length - 1;
     this.#open();
     const outer = this.#indent(level);
-    const inner = `${outer}  `;
-    this.#parts.push(`${outer}{\n${inner}"name": ${JSON.stringify(name)},\n${inner}"type": "file"\n${outer}}`);
+    this.#text += `${outer}{\n${outer}  "name": ${quote(name)},\n${outer}  "type": "file"\n${outer}}`;
   }
 
   enterDirectory(name: string): void {
     const level = this.#counts.length - 1;
     this.#open();
     const outer = this.#indent(level);
-    const inner = `${outer}  `;
-    this.#parts.push(
-      `${outer}{\n${inner}"name": ${JSON.stringify(name)},\n${inner}"type": "directory",\n${inner}"children": [`,
-    );
+    this.#text += `${outer}{\n${outer}  "name": ${quote(name)},\n${outer}  "type": "directory",\n${outer}  "children": [`;
     this.#counts.push(0);
   }
 
@@ -42,10 +46,25 @@ export class TreeJsonWriter {
     const written = this.#counts.pop() as number;
     const level = this.#counts.length - 1;
     const outer = this.#indent(level);
-    this.#parts.push(written === 0 ? `]\n${outer}}` : `\n${outer}  ]\n${outer}}`);
+    this.#text += written === 0 ? `]\n${outer}}` : `\n${outer}  ]\n${outer}}`;
   }
 
   toString(): string {
-    return this.#parts.join('') + (this.#counts[0] === 0 ? ']' : '\n]');
+    return this.#text + (this.#counts[0] === 0 ? ']' : '\n]');
   }
+}
+
+/**
+ * A name as a JSON string. Most names need no escape, and skipping
+ * JSON.stringify for them is cheaper; what it would escape sends a name to
+ * it: quotes, backslashes, control characters, lone surrogates.
+ */
+function quote(name: string): string {
+  for (let index = 0; index < name.length; index++) {
+    const code = name.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return JSON.stringify(name);
+    }
+  }
+  return `"${name}"`;
 }

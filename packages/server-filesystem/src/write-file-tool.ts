@@ -12,7 +12,7 @@ export function createWriteFileTool(context: FilesystemServerContext): Tool {
       'Create a file, or replace one without warning (atomically, keeping its permissions). ' +
       `At most ${context.limits.maxFileBytes} bytes.`,
     input: z.object({ path: pathArgument, content: z.string() }),
-    output: z.object({ content: z.string(), bytes: z.number().int(), created: z.boolean() }),
+    output: z.object({ bytes: z.number().int(), created: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run({ path, content }, call) {
       const bytes = Buffer.byteLength(content);

@@ -7,8 +7,7 @@ export function createDescribeTableTool(context: SqlServerContext): Tool {
     name: 'describe_table',
     title: 'Describe a table',
     description:
-      'Columns, keys, indexes and CREATE statement of a table or view, names quoted for SQL; ' +
-      'an unknown name gets the closest ones.',
+      'Columns, keys, indexes and CREATE statement of a table or view; an unknown name gets the closest ones.',
     input: z.object({
       database: databaseArgument(context),
       table: z.string().min(1).max(1024),

@@ -6,7 +6,7 @@ export function createExplainQueryTool(context: SqlServerContext): Tool {
   return defineTool({
     name: 'explain_query',
     title: 'Explain a query plan',
-    description: "SQLite's plan for a slow query, without running it: indexes, full scans, temp B-trees.",
+    description: "SQLite's plan for a slow query, without running it.",
     input: z.object({
       database: databaseArgument(context),
       sql: z.string().min(1).max(context.limits.maxSqlLength),

@@ -30,13 +30,22 @@ export function createQueryTool(context: SqlServerContext): Tool {
     name: 'query',
     title: 'Run a read-only SQL query',
     description:
-      'Run one read-only SQLite statement (SELECT, WITH, VALUES), values in params. ' +
-      'Up to max_rows rows, flagged when cut; page with LIMIT/OFFSET.',
+      'One read-only SQLite statement (SELECT/WITH/VALUES), values in params. ' +
+      'Rows past max_rows are cut and flagged; page with LIMIT/OFFSET.',
     input: z.object({
       database: databaseArgument(context),
       sql: z.string().min(1).max(maxSqlLength),
       params: z
-        .union([z.array(parameterValue).max(999), z.record(z.string().max(128), parameterValue)])
+        // Sizes are checked, not advertised: a model never comes near them, and each costs tokens on every turn.
+        .union([
+          z.array(parameterValue).refine((values) => values.length <= 999, 'at most 999 values'),
+          z
+            .record(z.string(), parameterValue)
+            .refine(
+              (named) => Object.keys(named).every((name) => name.length <= 128),
+              'names of 128 characters at most',
+            ),
+        ])
         .optional()
         .describe('[] for ?, {} for :name/@name/$name (keys without prefix)'),
       max_rows: z.number().int().min(1).max(maxRows).default(Math.min(100, maxRows)),

@@ -5,6 +5,7 @@ import { startedChildGroups } from '../upstream/child-process-transport.ts';
 import { processesInGroups, processTableAvailable } from '../upstream/process-groups.ts';
 import { eraOf } from './era-label.ts';
 import { connectCliClient } from './host-client.ts';
+import { toolCallParams } from './tool-call-params.ts';
 
 export interface SelftestReport {
   text: string;
@@ -62,11 +63,9 @@ export async function runSelftest(host: Host, options: SelftestOptions = {}): Pr
       const started = performance.now();
       finished.delete(row.tool);
       try {
-        const result = (await session.request(
-          'tools/call',
-          { name: row.tool, arguments: {} },
-          { signal: AbortSignal.timeout(options.callTimeLimitMs ?? 15_000) },
-        )) as CallToolResult;
+        const result = (await session.request('tools/call', toolCallParams(host, row.tool, {}), {
+          signal: AbortSignal.timeout(options.callTimeLimitMs ?? 15_000),
+        })) as CallToolResult;
         const ms = Math.round(performance.now() - started);
         const first =
           result.content

@@ -12,6 +12,7 @@ import type { Upstream } from '../upstream/upstream.ts';
 import { UpstreamClosedError, UpstreamRpcError } from '../upstream/upstream-errors.ts';
 import { approvalRequirement } from './approval-rule.ts';
 import { type AuditEntry, argumentsDigest } from './audit-log.ts';
+import { callDeadline } from './call-deadline.ts';
 import type { CallLimiter } from './call-limiter.ts';
 import { ParkedUpstreamCall, ParkedUpstreamCalls } from './parked-upstream-calls.ts';
 
@@ -210,13 +211,12 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
       }
 
       const timeoutMs = settings.toolTimeoutMs ?? options.hostTimeoutMs() ?? defaultToolTimeoutMs;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = AbortSignal.any([context.signal, timeout]);
+      const deadline = callDeadline(context.signal, timeoutMs);
       try {
         const result = (await (asksByRetry(context) && upstream.identity?.era !== 'modern'
-          ? relayAcrossRetries(args, context, timeout)
+          ? relayAcrossRetries(args, context, deadline.timeout)
           : upstream.call(descriptor.name, args, {
-              signal,
+              signal: deadline.signal,
               onProgress: (update) => context.progress(update.progress, update.total, update.message),
               onServerRequest: serverRequestHandler(context),
               clientCapabilities: callerCapabilities(context),
@@ -228,7 +228,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           finish('cancelled');
           throw error;
         }
-        if (timeout.aborted) {
+        if (deadline.timeout.aborted) {
           const message = `${exposedName} did not finish within ${timeoutMs} ms, the limit for this tool; it was cancelled.`;
           finish('timeout', message);
           return toolError(message);
@@ -246,6 +246,8 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
               : `${settings.name} could not run ${descriptor.name}: ${error instanceof Error ? error.message : String(error)}`;
         finish('error', message);
         return toolError(message);
+      } finally {
+        deadline.dispose();
       }
     },
   } as Tool;

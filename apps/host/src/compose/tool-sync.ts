@@ -1,4 +1,4 @@
-import type { McpServer, ToolAnnotations, ToolDescriptor } from '@toolshed/mcp-core';
+import type { ToolAnnotations, ToolDescriptor } from '@toolshed/mcp-core';
 import type { Upstream, UpstreamState } from '../upstream/upstream.ts';
 import { approvalRequirement } from './approval-rule.ts';
 import { type AssignedName, assignToolNames } from './assign-tool-names.ts';
@@ -6,6 +6,7 @@ import type { AuditEntry } from './audit-log.ts';
 import type { CallLimiter } from './call-limiter.ts';
 import { createProxyTool } from './proxy-tool.ts';
 import { composedToolName, matchesPattern } from './tool-names.ts';
+import type { ToolShelf } from './tool-shelf.ts';
 
 /** One row of `toolshed tools`. */
 export type HostToolRow = {
@@ -20,7 +21,8 @@ export type HostToolRow = {
 };
 
 export interface ToolSyncOptions {
-  server: McpServer;
+  /** Where the proxies go; the shelf decides whether the server lists them. */
+  shelf: ToolShelf;
   log(line: string): void;
   /** Where each call's audit line goes. */
   audit: { write(entry: AuditEntry): void } | undefined;
@@ -38,8 +40,9 @@ function visible(tool: string, settings: Upstream['entry']['tools']): boolean {
 
 /**
  * The host's tools, kept in step with its upstreams: every known tool is
- * named in config order (`assignToolNames`), and the host's list gains and
- * loses proxies to match, which clients hear as tools/list_changed. A
+ * named in config order (`assignToolNames`), and the shelf gains and loses
+ * proxies to match (with the full tool list, clients hear it as
+ * tools/list_changed). A
  * server that is down keeps its names reserved (its tools as last listed),
  * so a restart elsewhere cannot move them; a server no longer configured
  * gives them up.
@@ -48,7 +51,7 @@ export function createToolSync(options: ToolSyncOptions): {
   sync(upstreams: readonly Upstream[], separator: string): void;
   rows(): HostToolRow[];
 } {
-  const { server, log } = options;
+  const { shelf, log } = options;
   const known = new Map<Upstream, ToolDescriptor[]>();
   const exposed = new Map<string, AssignedTool>();
   const reported = new Set<string>();
@@ -74,14 +77,15 @@ export function createToolSync(options: ToolSyncOptions): {
       for (const [name, tool] of exposed) {
         const kept = next.get(name);
         if (kept?.owner === tool.owner && kept.descriptor === tool.descriptor) continue;
-        server.removeTool(name);
+        shelf.remove(name);
         exposed.delete(name);
       }
       for (const [name, tool] of next) {
         if (exposed.has(name)) continue;
         const { owner: upstream, descriptor } = tool;
-        server.addTool(
-          createProxyTool({
+        shelf.add({
+          upstream,
+          tool: createProxyTool({
             upstream,
             descriptor,
             exposedName: name,
@@ -89,7 +93,7 @@ export function createToolSync(options: ToolSyncOptions): {
             limiter: options.limiterFor(upstream),
             hostTimeoutMs: options.hostTimeoutMs,
           }),
-        );
+        });
         exposed.set(name, tool);
         const holder = tool.collidesWith;
         const report = `${upstream.entry.name}/${descriptor.name}=${name}`;

@@ -29,7 +29,15 @@ export type HostOptions = {
   maxRestarts: number;
   /** How long a call may run, for servers that set no `toolTimeoutMs` of their own. Default 10 minutes. */
   toolTimeoutMs?: number | undefined;
+  /**
+   * What `tools/list` shows: every upstream tool (`full`, the default), or
+   * three tools that find, describe and run them (`search`), so that a model
+   * pays for hundreds of tools the price of three.
+   */
+  toolList: ToolList;
 };
+
+export type ToolList = 'full' | 'search';
 
 export const toolshedPackages: readonly ToolshedPackage[] = [
   '@toolshed/server-sql',

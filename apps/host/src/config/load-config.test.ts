@@ -38,6 +38,7 @@ describe('parseHostConfig', () => {
       separator: '_',
       audit: { enabled: true, maxBytes: 10_485_760, files: 5 },
       maxRestarts: 5,
+      toolList: 'full',
     });
   });
 
@@ -101,6 +102,7 @@ describe('parseHostConfig', () => {
       separator: '-',
       audit: { enabled: true, path: '/home/me/audit.jsonl', maxBytes: 4096, files: 5 },
       maxRestarts: 2,
+      toolList: 'full',
     });
     expect(config.servers[0]).toMatchObject({
       url: 'https://api.example.com/mcp',
@@ -226,6 +228,11 @@ describe('parseHostConfig', () => {
       'an unknown host option',
       { toolshed: { seperator: '_' }, mcpServers: {} },
       /at toolshed: unknown key "seperator"/,
+    ],
+    [
+      'a tool list that is neither full nor search',
+      { toolshed: { toolList: 'searchable' }, mcpServers: {} },
+      /at toolshed\.toolList: Invalid option: expected one of "full"\|"search"/,
     ],
     [
       'a bad separator',

@@ -76,6 +76,7 @@ const hostOptionsSchema = z.strictObject({
     .default({ enabled: true, maxBytes: 10 * 1024 * 1024, files: 5 }),
   maxRestarts: z.number().int().min(0).default(5),
   toolTimeoutMs: z.number().int().min(1).optional(),
+  toolList: z.enum(['full', 'search']).default('full'),
 });
 
 function invalid(source: string, path: readonly (string | number)[], message: string): LocalError {

@@ -18,6 +18,7 @@ export function embeddedDefaults(env: NodeJS.ProcessEnv = process.env): HostConf
       separator: '_',
       audit: { enabled: true, maxBytes: 10 * 1024 * 1024, files: 5 },
       maxRestarts: 5,
+      toolList: 'full',
     },
     servers: [
       {

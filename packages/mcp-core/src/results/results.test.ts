@@ -73,4 +73,11 @@ describe('result helpers', () => {
     expect(isToolResult({ content: [] })).toBe(false);
     expect(JSON.stringify(toolResult('x'))).toBe('{"content":[{"type":"text","text":"x"}]}');
   });
+
+  it('mirror structured content as its JSON text when no text is given, before any extra block', () => {
+    const data = { name: 'Ada', tags: ['a', null], nested: { n: 1.5 } };
+    const result = structuredResult(data, { content: [textContent('A note for the model.')] });
+    expect(result.content[0]).toEqual({ type: 'text', text: JSON.stringify(data) });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  });
 });

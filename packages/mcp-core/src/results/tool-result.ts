@@ -50,7 +50,10 @@ export function structuredResult(
   options?: {
     content?: readonly ContentBlock[];
     meta?: Record<string, unknown>;
-    /** `data` as JSON text, when it is already at hand (made in another process), so it is not encoded twice. */
+    /**
+     * `data` as JSON text, when it is already at hand (made in another process), so it is not encoded twice.
+     * Without it the mirror is `JSON.stringify(data)`; prose for the model goes in `content`, after the mirror.
+     */
     text?: string;
   },
 ): ToolResult {

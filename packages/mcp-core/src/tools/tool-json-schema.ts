@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
+import { toPortableJsonSchema } from './portable-json-schema.ts';
 
 /** Whether a value is a zod v4 object schema, from any copy of zod. */
 export function isZodObject(value: unknown): value is z.ZodObject {
@@ -26,8 +27,9 @@ function findRef(node: unknown, path: string): string | undefined {
 
 /**
  * Turns a tool's zod object schema into the JSON Schema 2020-12 that clients
- * see, refusing shapes that clients in the field reject: `$ref` (recursive or
- * shared schemas), and `oneOf`/`anyOf`/`allOf` at the top level.
+ * see, in its most portable form (see toPortableJsonSchema), refusing shapes
+ * that clients in the field reject: `$ref` (recursive or shared schemas), and
+ * `oneOf`/`anyOf`/`allOf` at the top level.
  */
 export function toToolJsonSchema(schema: unknown, io: 'input' | 'output', where: string): Record<string, unknown> {
   if (!isZodObject(schema)) {
@@ -45,6 +47,7 @@ export function toToolJsonSchema(schema: unknown, io: 'input' | 'output', where:
   }
   // 2020-12 is the default dialect for MCP tool schemas; leaving $schema out keeps lists small.
   delete jsonSchema.$schema;
+  jsonSchema = toPortableJsonSchema(jsonSchema, io);
   const refPath = findRef(jsonSchema, '');
   if (refPath !== undefined) {
     throw new LocalError(

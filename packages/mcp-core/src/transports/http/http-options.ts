@@ -15,8 +15,14 @@ export interface HttpServeOptions {
   sessions?: 'stateful' | 'stateless';
   /**
    * How requests are answered when the client accepts both: `auto` (default)
-   * streams tools/call as SSE (so progress and logs flow) and answers the rest
-   * as JSON; `sse` and `json` force one. A client that accepts only one gets that one.
+   * answers with a JSON body unless something must reach the client first —
+   * progress, a log message, a question to the client, or a call quiet for a
+   * whole keep-alive interval — and then switches that response to SSE;
+   * `sse` and `json` force one. A client that accepts only one gets that one.
+   * One SSE event carries one whole message, and some clients refuse events
+   * over 1 MiB (the Python SDK), so a large answer after streamed messages
+   * can be too big for them; under `auto` an answer with nothing before it
+   * is a JSON body of any size.
    */
   responseMode?: 'auto' | 'sse' | 'json';
   /** Offer the GET stream for server-initiated messages. Default true; false answers GET with 405. */

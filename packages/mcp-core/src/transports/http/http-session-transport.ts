@@ -7,7 +7,15 @@ import type { MessageExtra, Transport, TransportSendOptions } from '../transport
 import { EventLog } from './event-log.ts';
 import { SseConnection } from './sse-connection.ts';
 
-export type ResponseMode = 'json' | 'sse';
+/**
+ * How a POST's requests are answered: one JSON body, an SSE stream, or
+ * `either` — a JSON body unless something must stream before the answers are
+ * all in, at which point the held response becomes an SSE stream.
+ */
+export type ResponseMode = 'json' | 'sse' | 'either';
+
+/** A stream's shape once chosen; `undecided` holds the response, headers unsent, until one is. */
+type StreamMode = 'json' | 'sse' | 'undecided';
 
 export interface HttpSessionTransportOptions {
   /** Events kept per stream for Last-Event-ID resumption. */
@@ -22,15 +30,17 @@ interface Stream {
   readonly id: string;
   readonly standalone: boolean;
   /** SSE streams only: what was sent, for resumption. */
-  readonly log: EventLog | undefined;
-  readonly mode: ResponseMode;
+  log: EventLog | undefined;
+  mode: StreamMode;
+  /** Undecided streams: already held through one keep-alive tick, so the next one turns it into SSE. */
+  heldThroughTick: boolean;
   /** The live SSE connection. */
   res: SseConnection | undefined;
-  /** JSON mode: the response the answers will be written on. */
+  /** JSON and undecided modes: the response the answers will be written on. */
   json: ServerResponse | undefined;
   /** Requests of this POST still unanswered. */
   readonly pending: Set<string>;
-  /** JSON mode: the answers, written together once all are in. */
+  /** JSON and undecided modes: the answers, written together once all are in. */
   readonly answers: JsonRpcMessage[];
   readonly batch: boolean;
 }
@@ -108,7 +118,7 @@ export class HttpSessionTransport implements Transport {
       this.#deliver(payload, auth);
       return;
     }
-    const stream = this.#openStream(false, mode, Array.isArray(payload));
+    const stream = this.#openStream(false, mode === 'either' ? 'undecided' : mode, Array.isArray(payload));
     for (const id of requestIds) {
       stream.pending.add(requestIdKey(id));
       this.#byRequest.set(requestIdKey(id), stream);
@@ -166,7 +176,8 @@ export class HttpSessionTransport implements Transport {
     }
     const related = options?.relatedRequestId;
     const stream = related === undefined ? undefined : this.#byRequest.get(requestIdKey(related));
-    if (stream !== undefined && stream.mode === 'sse') {
+    if (stream?.mode === 'undecided') this.#beginSse(stream);
+    if (stream?.mode === 'sse') {
       this.#emit(stream, message);
       return;
     }
@@ -176,15 +187,31 @@ export class HttpSessionTransport implements Transport {
 
   closeStream(relatedRequestId: JsonRpcId): void {
     const stream = this.#byRequest.get(requestIdKey(relatedRequestId));
+    // Closing asks the client to resume with Last-Event-ID, which only an SSE stream gives it.
+    if (stream?.mode === 'undecided') this.#beginSse(stream);
     if (stream?.mode !== 'sse' || stream.res === undefined) return;
     const res = stream.res;
     stream.res = undefined;
     res.end();
   }
 
-  /** Writes a comment on every open SSE connection, so quiet streams survive proxies. */
+  /**
+   * Writes a comment on every open SSE connection, so quiet streams survive
+   * proxies. A held response sends nothing a proxy would see, so one that
+   * has waited through a whole interval becomes an SSE stream and gets its
+   * comment too.
+   */
   keepAlive(): void {
-    for (const stream of this.#streams.values()) stream.res?.keepAlive();
+    for (const stream of this.#streams.values()) {
+      if (stream.mode === 'undecided') {
+        if (!stream.heldThroughTick) {
+          stream.heldThroughTick = true;
+          continue;
+        }
+        this.#beginSse(stream);
+      }
+      stream.res?.keepAlive();
+    }
   }
 
   async close(): Promise<void> {
@@ -220,12 +247,13 @@ export class HttpSessionTransport implements Transport {
     if (stream.pending.size === 0) this.#finish(stream);
   }
 
-  #openStream(standalone: boolean, mode: ResponseMode, batch: boolean): Stream {
+  #openStream(standalone: boolean, mode: StreamMode, batch: boolean): Stream {
     const stream: Stream = {
       id: `s${this.#nextStreamId++}`,
       standalone,
       log: mode === 'sse' ? new EventLog(this.#options.eventsPerStream) : undefined,
       mode,
+      heldThroughTick: false,
       res: undefined,
       json: undefined,
       pending: new Set(),
@@ -244,6 +272,21 @@ export class HttpSessionTransport implements Transport {
       if (stream.res === connection) stream.res = undefined;
     });
     return connection;
+  }
+
+  /**
+   * Turns a held response into an SSE stream: something must reach the
+   * client before the answers. Answers already in (a batch's first ones) go
+   * first, in the order they came.
+   */
+  #beginSse(stream: Stream): void {
+    stream.mode = 'sse';
+    stream.log = new EventLog(this.#options.eventsPerStream);
+    const res = stream.json;
+    stream.json = undefined;
+    // A client already gone leaves the events to the log, as on any SSE stream it left.
+    if (res !== undefined && !res.headersSent) this.#prime(stream, this.#attach(stream, res, {}));
+    for (const answer of stream.answers.splice(0)) this.#emit(stream, answer);
   }
 
   #prime(stream: Stream, connection: SseConnection): void {
@@ -267,7 +310,7 @@ export class HttpSessionTransport implements Transport {
 
   /** Ends a stream whose requests are all answered (or cancelled). */
   #finish(stream: Stream): void {
-    if (stream.mode === 'json') {
+    if (stream.mode !== 'sse') {
       const res = stream.json;
       stream.json = undefined;
       this.#streams.delete(stream.id);

@@ -283,10 +283,18 @@ describe('Streamable HTTP: status, headers and body of every rule', () => {
 
   it('a 2025-03-26 session gets no priming event (older clients do not expect empty events)', async () => {
     const session = await openSession(http.url, '2025-03-26');
-    const response = await send(http.url, { headers: session, body: call(21, 'echo', { text: 'old' }) });
+    const response = await send(http.url, {
+      headers: session,
+      body: call(21, 'wait', { steps: 1, stepMs: 1 }, { progressToken: 'p' }),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
     const events = parseSse(response.text);
-    expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]?.data ?? '')).toMatchObject({ id: 21, result: { content: [{ text: 'old' }] } });
+    expect(events).toHaveLength(2);
+    expect(JSON.parse(events[0]?.data ?? '')).toMatchObject({ method: 'notifications/progress' });
+    expect(JSON.parse(events[1]?.data ?? '')).toMatchObject({
+      id: 21,
+      result: { content: [{ text: 'waited 1 steps' }] },
+    });
   });
 
   it('answers a 2025-03-26 batch with one JSON array', async () => {

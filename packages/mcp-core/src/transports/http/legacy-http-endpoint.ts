@@ -4,7 +4,7 @@ import type { AuthInfo } from '../../engine/call-context.ts';
 import { classifyMessage } from '../../messages/classify-message.ts';
 import { JsonRpcErrorCode } from '../../messages/jsonrpc-error-code.ts';
 import type { JsonRpcId } from '../../messages/jsonrpc-message.ts';
-import { legacyProtocolVersions, supportedProtocolVersions } from '../../protocol/protocol-version.ts';
+import { allowsBatches, legacyProtocolVersions, supportedProtocolVersions } from '../../protocol/protocol-version.ts';
 import type { McpServer, ServerConnection } from '../../server/create-mcp-server.ts';
 import { HttpErrorCode, writeJsonRpcError } from './http-error.ts';
 import type { ResolvedHttpOptions } from './http-options.ts';
@@ -96,7 +96,7 @@ export class LegacyHttpEndpoint {
       );
       return;
     }
-    const mode = requestIds.length > 0 ? this.#chooseMode(request, methods) : 'json';
+    const mode = requestIds.length > 0 ? this.#chooseMode(request) : 'json';
     if (mode === undefined) {
       writeJsonRpcError(
         response,
@@ -111,6 +111,7 @@ export class LegacyHttpEndpoint {
     if (this.#config.stateless) {
       if (!isInitialize && !this.#checkVersionHeader(request, response, requestIds[0])) return;
       const version = headerValue(request, 'mcp-protocol-version') ?? '2025-03-26';
+      if (!isInitialize && !this.#checkBatch(response, payload, version)) return;
       const transport = this.#newTransport(isInitialize ? undefined : version);
       const connection = await this.#server.connect(
         transport,
@@ -147,6 +148,7 @@ export class LegacyHttpEndpoint {
     if (!this.#checkVersionHeader(request, response, requestIds[0])) return;
     const session = this.#find(request, response);
     if (session === undefined) return;
+    if (!this.#checkBatch(response, payload, session.transport.protocolVersion)) return;
     session.transport.acceptPost(response, payload, requestIds, mode, auth, cors);
   }
 
@@ -236,6 +238,21 @@ export class LegacyHttpEndpoint {
     return false;
   }
 
+  /**
+   * A batch in a version without batches is refused here, with a status: the
+   * session's own refusal has no request id, so no stream would wait for it.
+   */
+  #checkBatch(response: ServerResponse, payload: unknown, version: string | undefined): boolean {
+    if (!Array.isArray(payload) || allowsBatches(version)) return true;
+    writeJsonRpcError(
+      response,
+      400,
+      JsonRpcErrorCode.InvalidRequest,
+      `Invalid request: batches are not accepted in protocol version ${version ?? 'unknown'} (only 2025-03-26 has them)`,
+    );
+    return false;
+  }
+
   /** The session a request names: 400 when it names none, 404 when it names one that is gone. */
   #find(request: IncomingMessage, response: ServerResponse): Session | undefined {
     const id = headerValue(request, 'mcp-session-id');
@@ -262,12 +279,18 @@ export class LegacyHttpEndpoint {
     return session;
   }
 
-  #chooseMode(request: IncomingMessage, methods: readonly string[]): ResponseMode | undefined {
+  /**
+   * The spec lets the server pick per request when the client accepts both.
+   * `auto` holds the answer as JSON until something must stream: one SSE
+   * event is one message, and clients cap an event's size (the Python SDK at
+   * 1 MiB), so a large answer travels best as a plain body.
+   */
+  #chooseMode(request: IncomingMessage): ResponseMode | undefined {
     const accepts = acceptsOf(request);
     if (!accepts.json && !accepts.sse) return undefined;
     if (!accepts.json) return 'sse';
     if (!accepts.sse) return 'json';
-    if (this.#config.responseMode === 'auto') return methods.includes('tools/call') ? 'sse' : 'json';
+    if (this.#config.responseMode === 'auto') return 'either';
     return this.#config.responseMode;
   }
 

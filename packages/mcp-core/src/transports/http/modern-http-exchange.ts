@@ -66,14 +66,17 @@ function checkRequest(request: IncomingMessage, message: JsonRpcRequest): void {
   if (!isModernProtocolVersion(version)) throw unsupportedProtocolVersion(version);
 }
 
-/** The open response streams of 2026-era requests, for keep-alives and for closing at shutdown. */
-export type ModernStreams = Set<SseConnection>;
+/** The open responses of 2026-era requests, each told when a keep-alive interval passes. */
+export type ModernStreams = Set<{ keepAlive(): void }>;
 
 /**
  * Serves one POST of the 2026 era: one request, answered on its own response.
  * The answer is a JSON body unless something must be streamed first
  * (progress, logs, a subscription), in which case the response becomes an
- * SSE stream; so errors keep the HTTP status the revision gives them.
+ * SSE stream; so errors keep the HTTP status the revision gives them, and a
+ * large answer is not one oversized SSE event (clients cap those). A call
+ * quiet for a whole keep-alive interval becomes a stream too, so proxies
+ * that cut silent connections see its keep-alive comments.
  * Closing the response cancels the request.
  */
 export async function serveModernPost(
@@ -132,17 +135,26 @@ export async function serveModernPost(
 
   const gone = new AbortController();
   let stream: SseConnection | undefined;
-  response.once('close', () => {
-    if (!response.writableFinished) gone.abort(new Error('The client closed the response stream'));
-    if (stream !== undefined) streams.delete(stream);
-  });
   const openStream = (): SseConnection => {
-    if (stream === undefined) {
-      stream = new SseConnection(response, headers);
-      streams.add(stream);
-    }
+    stream ??= new SseConnection(response, headers);
     return stream;
   };
+  let heldThroughTick = false;
+  const keeper = {
+    keepAlive(): void {
+      if (stream === undefined && response.headersSent) return;
+      if (stream === undefined && (!accepts.sse || !heldThroughTick)) {
+        heldThroughTick = true;
+        return;
+      }
+      openStream().keepAlive();
+    },
+  };
+  streams.add(keeper);
+  response.once('close', () => {
+    if (!response.writableFinished) gone.abort(new Error('The client closed the response stream'));
+    streams.delete(keeper);
+  });
   const answer = await mcpServer.answer(message, {
     signal: gone.signal,
     auth,

@@ -1,0 +1,273 @@
+/**
+ * Throughput over Streamable HTTP: the host serving the filesystem package
+ * against the filesystem server served directly, each its own process on
+ * 127.0.0.1, both from the built packages (dist/, as npm installs them), in
+ * one run. The host runs as it ships: audit log on, approval and limit
+ * checks in the path.
+ *
+ *   pnpm --filter @toolshed/host... build && pnpm --filter @toolshed/host bench
+ *
+ * For each protocol era (2025 sessions opened with initialize; 2026-07-28
+ * stateless requests) and each load (8 and 64 clients, one call in flight
+ * each, one keep-alive socket each): tools/call `read_text_file` of a small
+ * file per second, over BENCH_HTTP_SECONDS (default 6) per server cut into
+ * BENCH_HTTP_ROUNDS (default 12) rounds taken in turn, direct then host. A
+ * server's rate is its median round; the ratio is the median of the rounds'
+ * ratios (each host round over the direct round just before it), so a burst
+ * of other work on the machine weighs on both sides of a ratio alike. The
+ * CPU time each server process spent per call (from /proc, where there is
+ * one) is shown too: it does not depend on what else the machine is doing.
+ * Every answer is checked. Exits non-zero when the host is under 0.8× the
+ * direct server anywhere.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SpawnedHttpServer, spawnHttpServer } from '@toolshed/mcp-core/testing';
+import {
+  type Era,
+  eraLabels,
+  initializeParams,
+  legacyProtocolVersion,
+  modernHeaders,
+  modernMeta,
+  selectedEras,
+} from '../../../packages/mcp-core/bench/protocol-eras.ts';
+import { RawHttpClient } from '../../../packages/mcp-core/bench/raw-http-client.ts';
+import { RoundRecorder, type RoundSummary } from '../../../packages/mcp-core/bench/round-summary.ts';
+
+const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
+const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 12);
+const loads = [8, 64] as const;
+const bar = 0.8;
+const warmUpMs = 1000;
+const marker = 'A line of notes for the benchmark.';
+
+const packages = new URL('../../../packages/', import.meta.url);
+const builtFiles = [
+  new URL('../dist/toolshed.js', import.meta.url),
+  new URL('server-filesystem/dist/toolshed-filesystem.js', packages),
+  new URL('mcp-core/dist/index.js', packages),
+  new URL('guards/dist/index.js', packages),
+];
+const missing = builtFiles.filter((file) => !existsSync(file));
+if (missing.length > 0) {
+  console.error(
+    `Build first: pnpm --filter @toolshed/host... build (missing ${missing.map((file) => file.pathname).join(', ')})`,
+  );
+  process.exit(2);
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'toolshed-host-http-bench-'));
+const workspace = join(directory, 'workspace');
+mkdirSync(workspace);
+const file = join(workspace, 'notes.md');
+writeFileSync(file, `${marker}\n`.repeat(10));
+const config = join(directory, 'toolshed.json');
+writeFileSync(
+  config,
+  JSON.stringify({
+    toolshed: { audit: { path: join(directory, 'audit.jsonl') } },
+    mcpServers: { '@toolshed/server-filesystem': { directories: [workspace] } },
+  }),
+);
+
+const useBuilt = ['--import', new URL('./use-built-packages.ts', import.meta.url).pathname];
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const targets = [
+  {
+    name: 'filesystem directly',
+    tool: 'read_text_file',
+    args: [new URL('server-filesystem/bin/toolshed-filesystem.js', packages).pathname, workspace],
+  },
+  {
+    name: 'host → filesystem',
+    tool: 'filesystem_read_text_file',
+    args: [new URL('../bin/toolshed.js', import.meta.url).pathname, 'serve', '--config', config],
+  },
+] as const;
+
+const clockTicksPerSecond = existsSync('/proc/self/stat')
+  ? Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim())
+  : Number.NaN;
+
+/** User plus system CPU time a process has used, in seconds; NaN where there is no /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined || Number.isNaN(clockTicksPerSecond)) return Number.NaN;
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+interface Caller {
+  client: RawHttpClient;
+  call(id: number): Promise<void>;
+}
+
+/** The JSON-RPC answer in a JSON or SSE body, checked to be the file's text. */
+function checkAnswer(status: number, body: string, id: number): void {
+  const json = body.startsWith('{')
+    ? body
+    : body
+        .split('\n')
+        .filter((line) => line.startsWith('data:') && line.length > 6)
+        .map((line) => line.slice(5))
+        .find((data) => data.includes(`"id":${id}`));
+  const message = JSON.parse(json ?? '{}') as {
+    id?: number;
+    result?: { isError?: boolean; content?: { text?: string }[] };
+  };
+  const text = message.result?.content?.[0]?.text;
+  if (status !== 200 || message.id !== id || message.result?.isError === true || !text?.includes(marker)) {
+    throw new Error(`unexpected answer to call ${id}: ${status} ${body.slice(0, 300)}`);
+  }
+}
+
+async function openCaller(url: URL, era: Era, tool: string): Promise<Caller> {
+  const client = await RawHttpClient.open(url);
+  let headers: Record<string, string>;
+  let params: string;
+  if (era === 'legacy') {
+    const init = await client.post(
+      {},
+      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: initializeParams }),
+    );
+    const sessionId = /\r\nmcp-session-id: *([^\r]+)/i.exec(init.head)?.[1];
+    if (sessionId === undefined) throw new Error(`no session: ${init.status} ${init.body.slice(0, 300)}`);
+    headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': legacyProtocolVersion };
+    await client.post(headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    params = JSON.stringify({ name: tool, arguments: { path: file } });
+  } else {
+    headers = modernHeaders('tools/call', tool);
+    params = JSON.stringify({ name: tool, arguments: { path: file }, _meta: modernMeta });
+  }
+  return {
+    client,
+    async call(id) {
+      const answer = await client.post(
+        headers,
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`,
+      );
+      checkAnswer(answer.status, answer.body, id);
+    },
+  };
+}
+
+/** Keeps every caller busy, one call in flight each, for `milliseconds`; counts the calls that finished inside. */
+async function runFor(callers: readonly Caller[], milliseconds: number, ids: { next: number }) {
+  let recording = true;
+  let stop = false;
+  let failure: unknown;
+  const latencies: number[] = [];
+  const loop = async (caller: Caller): Promise<void> => {
+    while (!stop) {
+      const started = performance.now();
+      await caller.call(ids.next++);
+      if (recording) latencies.push(performance.now() - started);
+    }
+  };
+  const began = performance.now();
+  const running = Promise.all(
+    callers.map((caller) =>
+      loop(caller).catch((error: unknown) => {
+        failure ??= error;
+        stop = true;
+      }),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, milliseconds));
+  recording = false;
+  const elapsed = (performance.now() - began) / 1000;
+  stop = true;
+  await running;
+  if (failure !== undefined) throw failure;
+  return { calls: latencies.length, seconds: elapsed, latencies };
+}
+
+const servers: SpawnedHttpServer[] = [];
+const results = new Map<string, RoundSummary & { cpuPerCallMs: number }>();
+const ratios = new Map<string, number>();
+const eras = selectedEras();
+try {
+  for (const target of targets) {
+    servers.push(
+      await spawnHttpServer([...nodeArgs, ...useBuilt, ...target.args, '--http', '127.0.0.1:0'], {
+        env: { ...process.env, XDG_STATE_HOME: join(directory, 'state') },
+      }),
+    );
+  }
+  const ids = { next: 1 };
+  for (const era of eras) {
+    for (const clients of loads) {
+      const cells = await Promise.all(
+        targets.map(async (target, index) => {
+          const url = (servers[index] as SpawnedHttpServer).url;
+          const callers = await Promise.all(Array.from({ length: clients }, () => openCaller(url, era, target.tool)));
+          await callers[0]?.call(ids.next++);
+          return { target, callers, recorder: new RoundRecorder(), rates: [] as number[], cpu: 0, calls: 0 };
+        }),
+      );
+      for (const cell of cells) await runFor(cell.callers, warmUpMs, ids);
+      for (let round = 0; round < rounds; round++) {
+        for (const [index, cell] of cells.entries()) {
+          const pid = servers[index]?.child.pid;
+          const cpuBefore = cpuSeconds(pid);
+          const ran = await runFor(cell.callers, (seconds * 1000) / rounds, ids);
+          cell.cpu += cpuSeconds(pid) - cpuBefore;
+          cell.calls += ran.calls;
+          cell.recorder.add(ran.calls, ran.seconds, ran.latencies);
+          cell.rates.push(ran.calls / ran.seconds);
+        }
+      }
+      for (const cell of cells) {
+        for (const caller of cell.callers) caller.client.close();
+        results.set(`${era}|${clients}|${cell.target.name}`, {
+          ...cell.recorder.summary(),
+          cpuPerCallMs: (cell.cpu * 1000) / cell.calls,
+        });
+      }
+      const [direct, viaHost] = cells;
+      if (direct !== undefined && viaHost !== undefined) {
+        ratios.set(`${era}|${clients}`, median(viaHost.rates.map((rate, round) => rate / (direct.rates[round] ?? 1))));
+      }
+    }
+  }
+} finally {
+  await Promise.all(servers.map((server) => server.stop()));
+  rmSync(directory, { recursive: true, force: true });
+}
+
+console.log(
+  `Streamable HTTP, tools/call read_text_file of a ${marker.length * 10 + 10}-byte file, built packages, ${seconds} s per cell in ${rounds} rounds taken in turn (calls/s: median round), Node ${process.version}`,
+);
+const misses: string[] = [];
+for (const era of eras) {
+  console.log(`\n${eraLabels[era]}\n`);
+  console.log('| clients | server | calls/s | p50 ms | p99 ms | CPU per call | host ÷ direct |');
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const clients of loads) {
+    const ratio = ratios.get(`${era}|${clients}`) ?? Number.NaN;
+    if (!(ratio >= bar)) misses.push(`${era} era, ${clients} clients: ${ratio.toFixed(2)}×`);
+    for (const target of targets) {
+      const row = results.get(`${era}|${clients}|${target.name}`);
+      if (row === undefined) continue;
+      const shown = target === targets[0] ? '—' : `${ratio.toFixed(2)}×${ratio >= bar ? '' : ' ✗'}`;
+      const cpu = Number.isNaN(row.cpuPerCallMs) ? 'n/a' : `${Math.round(row.cpuPerCallMs * 1000)} µs`;
+      console.log(
+        `| ${clients} | ${target.name} | ${Math.round(row.callsPerSecond)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${cpu} | ${shown} |`,
+      );
+    }
+  }
+}
+console.log(
+  misses.length === 0
+    ? `\nThe host is at least ${bar}× the filesystem server served directly in every cell.`
+    : `\nBelow ${bar}×: ${misses.join('; ')}`,
+);
+if (misses.length > 0) process.exitCode = 1;
