@@ -39,6 +39,18 @@ describe('runInputRounds', () => {
     ]);
   });
 
+  it("takes the era's framing off a complete result: resultType and the upstream's serverInfo", async () => {
+    const upstream = scripted({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'done' }],
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'upstream', version: '1' }, 'example.com/trace': 'x' },
+    });
+    expect(await runInputRounds('tools/call', upstream.attempt, undefined, undefined)).toEqual({
+      content: [{ type: 'text', text: 'done' }],
+      _meta: { 'example.com/trace': 'x' },
+    });
+  });
+
   it('takes a result without resultType, from a 2025 server, as complete', async () => {
     const upstream = scripted({ content: [{ type: 'text', text: 'old' }] });
     expect(await runInputRounds('tools/call', upstream.attempt, undefined, undefined)).toEqual({

@@ -1,3 +1,4 @@
+import { MetaKey } from '@toolshed/mcp-core';
 import type { ServerRequestHandler } from './upstream-session.ts';
 
 /** How many times one request is retried with answers before the host stops asking the user. */
@@ -37,11 +38,17 @@ function resultTypeOf(result: unknown): string {
   return typeof type === 'string' ? type : 'complete';
 }
 
-/** The result without the era's framing, as a legacy result would have come. */
+/**
+ * The result without the era's framing, as a legacy result would have come:
+ * no resultType, and no upstream serverInfo in `_meta` — the host answers as
+ * itself, and the upstream's name is not the caller's business.
+ */
 function withoutResultType(result: unknown): unknown {
   if (typeof result !== 'object' || result === null || !('resultType' in result)) return result;
-  const { resultType: _framing, ...rest } = result as Record<string, unknown>;
-  return rest;
+  const { resultType: _framing, _meta: meta, ...rest } = result as Record<string, unknown>;
+  if (typeof meta !== 'object' || meta === null) return meta === undefined ? rest : { ...rest, _meta: meta };
+  const { [MetaKey.serverInfo]: _upstream, ...ownMeta } = meta as Record<string, unknown>;
+  return Object.keys(ownMeta).length === 0 ? rest : { ...rest, _meta: ownMeta };
 }
 
 async function answerAll(
