@@ -3,15 +3,14 @@
  * reference server takes them, plus flags and environment → stdio, or
  * Streamable HTTP with --http.
  */
-import { LocalError, runServerCli, serve } from '@toolshed/mcp-core';
+import { runServerCli, serve } from '@toolshed/mcp-core';
 import { createFilesystemServer } from './create-filesystem-server.ts';
 import { filesystemCli } from './filesystem-cli.ts';
 
 await runServerCli(filesystemCli, process.argv.slice(2), process.env, (options, http) => {
-  if (options.directories === undefined || options.directories.length === 0) {
-    throw new LocalError(
-      'config_invalid',
-      'pass at least one directory to allow, as in toolshed-filesystem ~/projects',
+  if (options.directories.length === 0) {
+    process.stderr.write(
+      "toolshed-filesystem: no directories given; the client's roots are the allowed directories (a client without roots can use none)\n",
     );
   }
   return serve(createFilesystemServer(options), http);

@@ -1,12 +1,5 @@
 import { DirectoryListingCache, PathGuard } from '@toolshed/guards';
-import {
-  createMcpServer,
-  LocalError,
-  type McpServer,
-  packageVersion,
-  parseOptions,
-  type Tool,
-} from '@toolshed/mcp-core';
+import { createMcpServer, type McpServer, packageVersion, parseOptions, type Tool } from '@toolshed/mcp-core';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
@@ -30,8 +23,9 @@ const serverVersion = packageVersion(import.meta.url);
  * A filesystem server with the reference server's tools, parameters and
  * result shapes, behind mcp-core's path guard: every path is checked by
  * its real path and every opened file verified, grants are read-only or
- * read-write, and a client's roots can only narrow them. Write tools are not
- * listed when nothing is writable.
+ * read-write, and a client's roots can only narrow them. Started without
+ * directories, it takes the client's roots as its grants, as the reference
+ * server does. Write tools are not listed when nothing is writable.
  *
  * @example
  * const server = createFilesystemServer({ directories: ['~/notes', '/srv/docs:ro'] });
@@ -39,12 +33,11 @@ const serverVersion = packageVersion(import.meta.url);
  */
 export function createFilesystemServer(input: FilesystemServerOptions): McpServer {
   const options = parseOptions(filesystemServerOptions, input, '@toolshed/server-filesystem options');
-  if (options.directories.length === 0) {
-    throw new LocalError('config_invalid', 'at least one allowed directory is required');
-  }
   const guard = PathGuard.create(options.directories, { readOnly: options.readOnly });
+  const rootsOnly = options.directories.length === 0;
   const context: FilesystemServerContext = {
     guard,
+    rootsOnly,
     limits: options.limits,
     narrowed: new WeakMap(),
     listings: new DirectoryListingCache(),
@@ -62,7 +55,8 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
     createGetFileInfoTool(context),
     createListAllowedDirectoriesTool(context),
   ];
-  if (guard.writable) {
+  // Without directories the grants come from the client's roots, writable unless the server is read-only.
+  if (guard.writable || (rootsOnly && !options.readOnly)) {
     tools.push(
       createWriteFileTool(context),
       createEditFileTool(context),

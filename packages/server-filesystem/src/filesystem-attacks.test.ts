@@ -346,14 +346,39 @@ describe('client roots only narrow', () => {
     });
   });
 
-  it('an empty list revokes access, and list_changed restores it', async () => {
+  it('an empty list narrows nothing (as the reference server takes it), and list_changed then narrows', async () => {
     await withRoots([], async (rootsClient, setRoots) => {
-      expectRefused(await call(rootsClient, 'read_text_file', { path: 'hello.txt' }));
-      await setRoots([pathToFileURL(sandbox.allowed).href]);
-      await expect
-        .poll(async () => (await call(rootsClient, 'read_text_file', { path: 'hello.txt' })).isError)
-        .toBeUndefined();
+      expect((await call(rootsClient, 'read_text_file', { path: 'hello.txt' })).isError).toBeUndefined();
+      await setRoots([pathToFileURL(join(sandbox.allowed, 'docs')).href]);
+      const hello = join(sandbox.allowed, 'hello.txt');
+      await expect.poll(async () => (await call(rootsClient, 'read_text_file', { path: hello })).isError).toBe(true);
     });
+  });
+
+  it("started without directories, it takes the client's roots as its grants, and nothing else", async () => {
+    const rootsOnly = createFilesystemServer({ directories: [] });
+    const withRootsClient = new Client({ name: 'roots', version: '1' }, { capabilities: { roots: {} } });
+    withRootsClient.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: pathToFileURL(join(sandbox.allowed, 'docs')).href }],
+    }));
+    const withoutRootsClient = new Client({ name: 'plain', version: '1' });
+    await connectInMemory(rootsOnly, withRootsClient);
+    await connectInMemory(rootsOnly, withoutRootsClient);
+    try {
+      expect((await call(withRootsClient, 'read_text_file', { path: 'notes.md' })).isError).toBeUndefined();
+      const tools = (await withRootsClient.listTools()).tools.map((tool) => tool.name);
+      expect(tools).toContain('write_file');
+      for (const path of [join(sandbox.allowed, 'hello.txt'), sandbox.secret]) {
+        expectRefused(await call(withRootsClient, 'read_text_file', { path }), { path });
+      }
+      const refused = await call(withoutRootsClient, 'list_allowed_directories', {});
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]?.text).toMatch(/started without directories, and the client offers no local roots/);
+    } finally {
+      await withRootsClient.close();
+      await withoutRootsClient.close();
+      await rootsOnly.close();
+    }
   });
 
   it('a root inside narrows to it, and list_changed re-evaluates', async () => {

@@ -1,5 +1,6 @@
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { DirectoryListingCache, PathGuard } from '@toolshed/guards';
+import { type DirectoryListingCache, PathGuard } from '@toolshed/guards';
 import { type CallContext, type Root, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { FilesystemLimits } from './filesystem-server-options.ts';
@@ -8,6 +9,8 @@ import type { FilesystemLimits } from './filesystem-server-options.ts';
 export interface FilesystemServerContext {
   /** The operator's grants. */
   readonly guard: PathGuard;
+  /** Started without directories: the client's roots are the grants, as with the reference server. */
+  readonly rootsOnly: boolean;
   readonly limits: FilesystemLimits;
   /** Guards narrowed by a client's roots, per roots list the engine handed out. */
   readonly narrowed: WeakMap<readonly Root[], Promise<PathGuard>>;
@@ -28,25 +31,51 @@ function rootPaths(roots: readonly Root[]): string[] {
   return paths;
 }
 
+const noDirectory =
+  'No directory is allowed: this server was started without directories, and the client offers no local roots. ' +
+  'Start it with directories (toolshed-filesystem ~/projects) or add a folder as a root in the client.';
+
+/** Roots that are existing local directories, as grants of their own: for a server started without any. */
+function guardFromRoots(paths: readonly string[], readOnly: boolean): PathGuard {
+  const existing = paths.filter((path) => {
+    try {
+      return statSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+  if (existing.length === 0) throw new ToolError(noDirectory);
+  return PathGuard.create(existing, { readOnly });
+}
+
 /**
  * The guard for this call: the operator's grants, narrowed by the client's
- * roots when it offers them. Roots never widen; an empty or useless list
- * leaves nothing allowed, so a client can revoke access.
+ * roots when it offers some. Roots never widen what the operator granted; a
+ * list with no local directory in it (`roots: []`, which several clients
+ * send) narrows nothing, as the reference server treats it. A server started
+ * without directories takes the client's roots as its grants.
  */
 export async function guardForCall(context: FilesystemServerContext, call: CallContext): Promise<PathGuard> {
-  if (call.client.capabilities.roots === undefined) return context.guard;
   let roots: Root[] | undefined;
-  try {
-    roots = await call.roots();
-  } catch {
-    throw new ToolError(
-      'The client offers roots but did not answer roots/list; no directory can be used until it does.',
-    );
+  if (call.client.capabilities.roots !== undefined) {
+    try {
+      roots = await call.roots();
+    } catch {
+      throw new ToolError(
+        'The client offers roots but did not answer roots/list; no directory can be used until it does.',
+      );
+    }
   }
-  if (roots === undefined) return context.guard;
+  const paths = roots === undefined ? [] : rootPaths(roots);
+  if (roots === undefined || paths.length === 0) {
+    if (context.rootsOnly) throw new ToolError(noDirectory);
+    return context.guard;
+  }
   let narrowed = context.narrowed.get(roots);
   if (narrowed === undefined) {
-    narrowed = context.guard.narrow(rootPaths(roots));
+    narrowed = context.rootsOnly
+      ? Promise.resolve().then(() => guardFromRoots(paths, context.guard.readOnly))
+      : context.guard.narrow(paths);
     context.narrowed.set(roots, narrowed);
   }
   return narrowed;
