@@ -25,6 +25,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SpawnedHttpServer, spawnHttpServer } from '@toolshed/mcp-core/testing';
+import { keepBusy } from '../../../packages/mcp-core/bench/busy-callers.ts';
 import {
   type Era,
   eraLabels,
@@ -159,37 +160,6 @@ async function openCaller(url: URL, era: Era, tool: string): Promise<Caller> {
   };
 }
 
-/** Keeps every caller busy, one call in flight each, for `milliseconds`; counts the calls that finished inside. */
-async function runFor(callers: readonly Caller[], milliseconds: number, ids: { next: number }) {
-  let recording = true;
-  let stop = false;
-  let failure: unknown;
-  const latencies: number[] = [];
-  const loop = async (caller: Caller): Promise<void> => {
-    while (!stop) {
-      const started = performance.now();
-      await caller.call(ids.next++);
-      if (recording) latencies.push(performance.now() - started);
-    }
-  };
-  const began = performance.now();
-  const running = Promise.all(
-    callers.map((caller) =>
-      loop(caller).catch((error: unknown) => {
-        failure ??= error;
-        stop = true;
-      }),
-    ),
-  );
-  await new Promise((resolve) => setTimeout(resolve, milliseconds));
-  recording = false;
-  const elapsed = (performance.now() - began) / 1000;
-  stop = true;
-  await running;
-  if (failure !== undefined) throw failure;
-  return { calls: latencies.length, seconds: elapsed, latencies };
-}
-
 const servers: SpawnedHttpServer[] = [];
 const results = new Map<string, RoundSummary & { cpuPerCallMs: number }>();
 const ratios = new Map<string, number>();
@@ -213,12 +183,12 @@ try {
           return { target, callers, recorder: new RoundRecorder(), rates: [] as number[], cpu: 0, calls: 0 };
         }),
       );
-      for (const cell of cells) await runFor(cell.callers, warmUpMs, ids);
+      for (const cell of cells) await keepBusy(cell.callers, warmUpMs, ids);
       for (let round = 0; round < rounds; round++) {
         for (const [index, cell] of cells.entries()) {
           const pid = servers[index]?.child.pid;
           const cpuBefore = cpuSeconds(pid);
-          const ran = await runFor(cell.callers, (seconds * 1000) / rounds, ids);
+          const ran = await keepBusy(cell.callers, (seconds * 1000) / rounds, ids);
           cell.cpu += cpuSeconds(pid) - cpuBefore;
           cell.calls += ran.calls;
           cell.recorder.add(ran.calls, ran.seconds, ran.latencies);

@@ -24,6 +24,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { keepBusy } from './busy-callers.ts';
 import { checkEchoAnswer } from './check-answer.ts';
 import { killOnExit } from './child-processes.ts';
 import {
@@ -165,41 +166,6 @@ async function openModernCaller(url: URL, mode: Mode): Promise<Caller> {
   };
 }
 
-/**
- * Keeps every caller busy, one call in flight each, for `milliseconds`;
- * returns how many calls finished inside that window and how long each took.
- * Calls still in flight when the window closes are awaited but not counted.
- */
-async function runFor(callers: readonly Caller[], milliseconds: number, ids: { next: number }) {
-  let recording = true;
-  let stop = false;
-  let failure: unknown;
-  const latencies: number[] = [];
-  const loop = async (caller: Caller): Promise<void> => {
-    while (!stop) {
-      const started = performance.now();
-      await caller.call(ids.next++);
-      if (recording) latencies.push(performance.now() - started);
-    }
-  };
-  const began = performance.now();
-  const running = Promise.all(
-    callers.map((caller) =>
-      loop(caller).catch((error: unknown) => {
-        failure ??= error;
-        stop = true;
-      }),
-    ),
-  );
-  await new Promise((resolve) => setTimeout(resolve, milliseconds));
-  recording = false;
-  const seconds = (performance.now() - began) / 1000;
-  stop = true;
-  await running;
-  if (failure !== undefined) throw failure;
-  return { calls: latencies.length, seconds, latencies };
-}
-
 const runEras = selectedEras();
 const results = new Map<string, RoundSummary>();
 const key = (era: Era, mode: Mode, clients: number, server: BenchServer) => `${era}|${mode}|${clients}|${server.name}`;
@@ -223,12 +189,12 @@ for (const era of runEras) {
           );
           // One checked call before any clock starts: a server that cannot answer this era fails here.
           await callers[0]?.call(ids.next++).catch(failing(what));
-          await runFor(callers, warmUpMs, ids).catch(failing(what));
+          await keepBusy(callers, warmUpMs, ids).catch(failing(what));
           cells.push({ server, what, callers, recorder: new RoundRecorder() });
         }
         for (let round = 0; round < rounds; round++) {
           for (const cell of cells) {
-            const ran = await runFor(cell.callers, (seconds * 1000) / rounds, ids).catch(failing(cell.what));
+            const ran = await keepBusy(cell.callers, (seconds * 1000) / rounds, ids).catch(failing(cell.what));
             cell.recorder.add(ran.calls, ran.seconds, ran.latencies);
           }
         }
