@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 
+/** Versions already read, by package.json URL. */
+const versions = new Map<string, string>();
+
 /**
  * The version in the package.json one folder above a module — the package's
  * own, whether the module runs from `src/` or from its bundle in `dist/`. It
@@ -11,8 +14,16 @@ import { readFileSync } from 'node:fs';
  * const version = packageVersion(import.meta.url); // '1.4.0'
  */
 export function packageVersion(moduleUrl: string | URL): string {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', moduleUrl), 'utf8')) as { version?: unknown };
-  if (typeof manifest.version !== 'string')
-    throw new Error(`no version in the package.json above ${String(moduleUrl)}`);
-  return manifest.version;
+  const manifestUrl = new URL('../package.json', moduleUrl).href;
+  // A server's bin and its factory both ask at start-up: the file is read once.
+  let version = versions.get(manifestUrl);
+  if (version === undefined) {
+    const manifest = JSON.parse(readFileSync(new URL(manifestUrl), 'utf8')) as { version?: unknown };
+    if (typeof manifest.version !== 'string') {
+      throw new Error(`no version in the package.json above ${String(moduleUrl)}`);
+    }
+    version = manifest.version;
+    versions.set(manifestUrl, version);
+  }
+  return version;
 }
