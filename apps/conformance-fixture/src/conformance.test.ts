@@ -1,11 +1,12 @@
+import { freeLoopbackPort } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConformanceSuite, freePort, runConformance, scoredScenarios, startFixture } from './run-conformance.ts';
+import { type ConformanceSuite, runConformance, scoredScenarios, startFixture } from './run-conformance.ts';
 
 describe('the official MCP conformance suites against the fixture, one endpoint for both eras', () => {
   let fixture: Awaited<ReturnType<typeof startFixture>>;
 
   beforeAll(async () => {
-    fixture = await startFixture(await freePort());
+    fixture = await startFixture(await freeLoopbackPort());
   });
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort } from '@toolshed/mcp-core/testing';
 
 export interface ScenarioOutcome {
   scenario: string;
@@ -19,18 +19,6 @@ export interface ConformanceRun {
 }
 
 const appDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** A port nobody is listening on right now, from the kernel. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the fixture the way the suite's contract says: its start script, PORT in the environment. */
 export async function startFixture(port: number): Promise<{ url: string; stop(): Promise<void> }> {
@@ -117,7 +105,7 @@ export async function runConformance(url: string, suite: ConformanceSuite = { ki
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const fixture = await startFixture(await freePort());
+  const fixture = await startFixture(await freeLoopbackPort());
   const suites: ConformanceSuite[] = [
     { kind: 'all' },
     { kind: 'requirements', revision: '2025-11-25' },

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  alivePids,
   type MessageRecording,
+  processTree,
   recordMessages,
   type SpawnedHttpServer,
+  serviceGate,
   spawnHttpServer,
 } from '@toolshed/mcp-core/testing';
 import Database from 'better-sqlite3';
@@ -20,49 +23,9 @@ const bin = new URL('./cli.ts', import.meta.url).pathname;
 const prefixes = ['r1-', 'r2-', 'r3-'] as const;
 const names = ['apple', 'pear', 'plum'];
 const clientInfo = { name: 'load-balancer-test', version: '1.0.0' };
-const nginxMissing = `nginx is not installed (${nginxBinary}): install the Debian package nginx to run the load-balancer tests`;
 
 // DESIGN.md "Real services in tests": skip without the service, unless CI says it must be there.
-if (!existsSync(nginxBinary)) {
-  if (process.env.TOOLSHED_REQUIRE_SERVICES === '1') {
-    it(nginxMissing, () => {
-      throw new Error(`${nginxMissing} (TOOLSHED_REQUIRE_SERVICES=1 says it must be)`);
-    });
-  } else {
-    console.warn(`skipped: ${nginxMissing}`);
-    it.skip(nginxMissing);
-  }
-}
-
-/** Every process in the tree under pid, from /proc; zombies hold nothing and are left out. */
-function processTree(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state = '', parent = ''] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state !== 'Z') parents.set(Number(entry), Number(parent));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const tree = parents.has(pid) ? [pid] : [];
-  for (let index = 0; index < tree.length; index++) {
-    for (const [child, parent] of parents) if (parent === tree[index]) tree.push(child);
-  }
-  return tree;
-}
-
-function alive(pids: readonly number[]): number[] {
-  return pids.filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false;
-    }
-  });
-}
+const nginxInstalled = serviceGate({ name: 'nginx', binary: nginxBinary, debianPackage: 'nginx' }, it);
 
 /** A sql_query result's rows as JSON, or the whole result when it is an error. */
 function rowsOf(result: unknown): string {
@@ -76,7 +39,7 @@ function countBy<Item>(items: readonly Item[], key: (item: Item) => string): Rec
   return counts;
 }
 
-describe.runIf(existsSync(nginxBinary))('three replicas of the host behind nginx', () => {
+describe.runIf(nginxInstalled)('three replicas of the host behind nginx', () => {
   let directory: string;
   let nginxDirectory: string;
   let replicas: SpawnedHttpServer[] = [];
@@ -312,6 +275,6 @@ describe.runIf(existsSync(nginxBinary))('three replicas of the host behind nginx
     expect(processes.length).toBeGreaterThanOrEqual(2 + 2 * replicas.length);
     await (nginx as NginxLoadBalancer).stop();
     expect(await Promise.all(replicas.map((replica) => replica.stop()))).toEqual([143, 143, 143]);
-    await expect.poll(() => alive(processes), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(() => alivePids(processes), { timeout: 10_000 }).toEqual([]);
   }, 30_000);
 });

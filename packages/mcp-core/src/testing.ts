@@ -2,8 +2,9 @@
  * Test helpers: connect an official SDK client (v1, or v2 in either protocol
  * era; or, for benchmarks, a bare JSON-RPC client) to a server in memory, over
  * stdio or over HTTP, record
- * every message, check them against the official schemas, and start a bin over
- * HTTP.
+ * every message, check them against the official schemas, start a bin over
+ * HTTP, and start the real services some tests need (DESIGN.md, "Real services
+ * in tests").
  *
  * @module
  */
@@ -29,5 +30,19 @@ export {
   recordMessages,
 } from './testing/message-recorder.ts';
 export { optionsTableProblems } from './testing/options-table-problems.ts';
+export {
+  alivePids,
+  childExited,
+  freeLoopbackPort,
+  loopbackPortAnswers,
+  processTree,
+  type RealService,
+  type ServiceProcess,
+  type ServiceStart,
+  serviceGate,
+  startServiceProcess,
+  type TestRegistrar,
+  unprivilegedIds,
+} from './testing/real-service.ts';
 export { type SpawnedHttpServer, spawnHttpServer } from './testing/spawn-http-server.ts';
 export { createSpecValidator, type SpecValidator, specSchemaVersions } from './testing/spec-schema-validator.ts';

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { childExited, freeLoopbackPort, loopbackPortAnswers, unprivilegedIds } from '@toolshed/mcp-core/testing';
 import {
   type NginxAccessEntry,
   type NginxReplica,
@@ -23,45 +23,8 @@ export interface NginxLoadBalancer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
-
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** Under root (as in CI), nginx runs as `nobody`: a service in a test never needs privileges. */
-function unprivilegedIds(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const nobody = readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .map((line) => line.split(':'))
-    .find((fields) => fields[0] === 'nobody');
-  return { uid: Number(nobody?.[2] ?? 65534), gid: Number(nobody?.[3] ?? 65534) };
-}
-
-function waitForExit(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 async function startOnce(directory: string, replicas: readonly NginxReplica[]) {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const configPath = join(directory, 'nginx.conf');
   const errorLog = join(directory, 'error.log');
   writeFileSync(configPath, nginxLoadBalancerConfig({ directory, port, replicas }));
@@ -83,11 +46,11 @@ async function startOnce(directory: string, replicas: readonly NginxReplica[]) {
       const log = existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : '';
       return { child, port, failure: `${stderr}${log}`.trim() || `nginx exited ${child.exitCode}` };
     }
-    if (await answers(port)) return { child, port, failure: undefined };
+    if (await loopbackPortAnswers(port)) return { child, port, failure: undefined };
     await delay(50);
   }
   child.kill('SIGKILL');
-  await waitForExit(child);
+  await childExited(child);
   return { child, port, failure: `nginx did not listen on 127.0.0.1:${port}: ${stderr}` };
 }
 
@@ -113,7 +76,7 @@ export async function startNginxLoadBalancer(
     accessLog: () => parseNginxAccessLog(readFileSync(join(directory, 'access.log'), 'utf8')),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = waitForExit(child);
+      const exited = childExited(child);
       child.kill('SIGQUIT');
       // worker_shutdown_timeout caps a graceful stop; this only guards against a stop that hangs regardless.
       const deadline = new AbortController();
