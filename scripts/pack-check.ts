@@ -21,6 +21,8 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { buildMcpbBundle } from './mcpb-bundle.ts';
+import { serverPackages } from './server-packages.ts';
 
 interface PackageJson {
   name: string;
@@ -87,9 +89,10 @@ function listToolsOverStdio(
   name: string,
   args: string[],
   version: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [binPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(node, [binPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
     let stdout = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -430,6 +433,80 @@ check('server.json files are up to date', () =>
         throw new Error(`server.json says ${entry.name}@${entry.version} (${npm?.identifier}@${npm?.version})`);
       }
     });
+  }
+}
+
+// One-click bundles: each server's .mcpb is built from its tarball, checked by the official mcpb tool, unpacked
+// and started as a bundle host would start it — settings left blank pass through as unfilled placeholders, as some
+// hosts do, and the server must take them as not set.
+{
+  const bundleNames = new Map(tarballs.map(({ manifest, tarball }) => [manifest.name, { manifest, tarball }]));
+  const workspaceDependencies = (name: string, seen = new Set<string>()): Set<string> => {
+    const dir = publishable.find(({ manifest }) => manifest.name === name)?.dir;
+    const dependencies = dir === undefined ? {} : (JSON.parse(originalManifests.get(dir) ?? '{}').dependencies ?? {});
+    for (const dependency of Object.keys(dependencies as Record<string, string>)) {
+      if (!bundleNames.has(dependency) || seen.has(dependency)) continue;
+      seen.add(dependency);
+      workspaceDependencies(dependency, seen);
+    }
+    return seen;
+  };
+  for (const server of serverPackages.filter((candidate) => candidate.cli !== undefined)) {
+    const dir = join(root, server.directory);
+    const name = (JSON.parse(originalManifests.get(dir) ?? '{}') as PackageJson).name;
+    const packed = bundleNames.get(name);
+    if (packed === undefined) continue;
+    const bundle = join(work, 'bundles', `${name.replace(/^@toolshed\//, '')}.mcpb`);
+    let manifest: Record<string, unknown> | undefined;
+    try {
+      manifest = await buildMcpbBundle({
+        server,
+        tarball: packed.tarball,
+        workspaceTarballs: [...workspaceDependencies(name)].map(
+          (dependency) => bundleNames.get(dependency)?.tarball ?? '',
+        ),
+        staging: join(work, 'bundle-staging', name),
+        output: bundle,
+      });
+      passed++;
+      console.log(`  ok   ${name} .mcpb built and valid for the official mcpb tool`);
+    } catch (error) {
+      const output = error as { stdout?: string; stderr?: string; message: string };
+      failures.push(`${name} .mcpb: ${output.stdout ?? ''}${output.stderr ?? ''}${output.message}`);
+      console.log(`  FAIL ${name} .mcpb: ${output.stdout ?? ''}${output.stderr ?? ''}${output.message}`);
+      continue;
+    }
+    const unpacked = join(work, 'bundles-unpacked', name);
+    const sample = join(work, 'bundle-sample', name);
+    mkdirSync(sample, { recursive: true });
+    writeFileSync(join(sample, 'empty.db'), '');
+    const mcpConfig = (manifest.server as { mcp_config: { args: string[]; env: Record<string, string> } }).mcp_config;
+    const userConfig = manifest.user_config as Record<string, { required?: boolean; type: string }>;
+    // What a user fills in at install: the required settings only.
+    const filled = (text: string) =>
+      text
+        .replace(`\${__dirname}`, unpacked)
+        .replace(/\$\{user_config\.([a-z_]+)\}/g, (placeholder, key: string) =>
+          userConfig[key]?.required === true
+            ? userConfig[key]?.type === 'file'
+              ? join(sample, 'empty.db')
+              : sample
+            : placeholder,
+        );
+    try {
+      run(join(root, 'node_modules/.bin/mcpb'), ['unpack', bundle, unpacked], root);
+      const [entry = '', ...args] = mcpConfig.args.map(filled);
+      const env = {
+        ...process.env,
+        ...Object.fromEntries(Object.entries(mcpConfig.env).map(([key, value]) => [key, filled(value)])),
+      };
+      await listToolsOverStdio(process.execPath, entry, `${name} bundle`, args, packed.manifest.version, env);
+      passed++;
+      console.log(`  ok   ${name} starts from its unpacked .mcpb with only the required settings filled in`);
+    } catch (error) {
+      failures.push(`${name} bundle start: ${String(error)}`);
+      console.log(`  FAIL ${name} bundle start: ${String(error)}`);
+    }
   }
 }
 

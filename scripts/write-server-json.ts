@@ -6,53 +6,7 @@
  * files against the registry's schema.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-
-interface ServerPackage {
-  directory: string;
-  /** Shown in registries: the registry allows 100 characters. */
-  description: string;
-  /** The bin definition, for the environment variables; the host takes a config file instead. */
-  cli?: [module: string, exportName: string];
-}
-
-const servers: readonly ServerPackage[] = [
-  {
-    directory: 'packages/server-sql',
-    description: 'Read-only SQL over SQLite files that no statement can talk into writing',
-    cli: ['src/sql-cli.ts', 'sqlCli'],
-  },
-  {
-    directory: 'packages/server-filesystem',
-    description: 'Files in the directories you allow, path-guarded, with read-only grants',
-    cli: ['src/filesystem-cli.ts', 'filesystemCli'],
-  },
-  {
-    directory: 'packages/server-weather',
-    description: 'Weather, forecasts and air quality from Open-Meteo, and US alerts from NWS',
-    cli: ['src/weather-cli.ts', 'weatherCli'],
-  },
-  {
-    directory: 'packages/server-email',
-    description: 'Email that asks before it sends, to allowed recipients only',
-    cli: ['src/email-cli.ts', 'emailCli'],
-  },
-  {
-    directory: 'packages/server-image',
-    description: 'Image info and one-pass edits on sharp, returning images a model can see',
-    cli: ['src/image-cli.ts', 'imageCli'],
-  },
-  { directory: 'apps/host', description: 'Many MCP servers behind one endpoint, with approvals and an audit log' },
-];
-
-interface OptionField {
-  path: string[];
-  flag: string | undefined;
-  env: string | undefined;
-  description: string;
-  defaultValue: unknown;
-  required: boolean;
-  choices: readonly string[] | undefined;
-}
+import { type OptionField, type ServerPackage, serverCli, serverPackages } from './server-packages.ts';
 
 function environmentVariables(fields: readonly OptionField[]): Record<string, unknown>[] {
   return fields
@@ -78,7 +32,7 @@ async function serverJson(server: ServerPackage): Promise<string> {
     mcpName: string;
     homepage: string;
   };
-  const cli = server.cli === undefined ? undefined : (await import(new URL(server.cli[0], root).href))[server.cli[1]];
+  const cli = await serverCli(server);
   const entry = {
     $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
     name: manifest.mcpName,
@@ -102,7 +56,7 @@ async function serverJson(server: ServerPackage): Promise<string> {
 
 const check = process.argv.includes('--check');
 let stale = 0;
-for (const server of servers) {
+for (const server of serverPackages) {
   const path = new URL(`../${server.directory}/server.json`, import.meta.url);
   const text = await serverJson(server);
   let current = '';

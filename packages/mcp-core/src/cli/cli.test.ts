@@ -68,6 +68,11 @@ describe('operands', () => {
     expect(parseCliOptions(withOperands, [], {})).toEqual({ kind: 'serve', options: { maxRows: 500 }, operands: [] });
   });
 
+  it("leaves out a bundle host's unfilled user_config placeholder", () => {
+    const unfilled = `\${user_config.directories}`;
+    expect(parseCliOptions(withOperands, [unfilled, '/a'], {})).toMatchObject({ operands: ['/a'] });
+  });
+
   it('shows them in the usage line', () => {
     expect(formatCliHelp(withOperands)).toContain(
       'Usage: toolshed-test [options] DIR...\n  DIR...: Directories to serve',

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { LocalError } from '../errors/local-error.ts';
 import { closestName } from '../options/closest-name.ts';
 import { type CliOptionSpec, type CliSpec, type CliValues, flagName } from './cli-spec.ts';
+import { environmentValue, isUnfilledSetting } from './environment-value.ts';
 
 export type CliCommand<Options extends Record<string, CliOptionSpec>> =
   | { kind: 'help' }
@@ -57,7 +58,7 @@ export function parseCliOptions<Options extends Record<string, CliOptionSpec>>(
       allowPositionals: spec.operands !== undefined,
     });
     parsed = result.values;
-    operands = result.positionals;
+    operands = result.positionals.filter((operand) => !isUnfilledSetting(operand));
   } catch (error) {
     const message = (error as Error).message.split('\n')[0] ?? '';
     const unknown = /^Unknown option '--([^']+)'/.exec(message)?.[1];
@@ -72,14 +73,14 @@ export function parseCliOptions<Options extends Record<string, CliOptionSpec>>(
   for (const [key, option] of Object.entries(spec.options)) {
     const flag = flagName(key);
     const fromFlag = parsed[flag.slice(2)];
-    const fromEnv = option.env === undefined ? undefined : env[option.env];
+    const fromEnv = option.env === undefined ? undefined : environmentValue(env, option.env);
     if (fromFlag !== undefined) {
       values[key] = Array.isArray(fromFlag)
         ? fromFlag.map((raw) => convert(key, option, String(raw), flag))
         : typeof fromFlag === 'boolean'
           ? fromFlag
           : convert(key, option, fromFlag, flag);
-    } else if (fromEnv !== undefined && fromEnv !== '') {
+    } else if (fromEnv !== undefined) {
       values[key] =
         option.type === 'list'
           ? fromEnv.split(',').map((raw) => convert(key, option, raw.trim(), option.env as string))

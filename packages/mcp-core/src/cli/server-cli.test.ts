@@ -86,6 +86,20 @@ describe('defineServerCli', () => {
     });
   });
 
+  it("takes an empty value, or a bundle host's unfilled user_config placeholder, as not set", () => {
+    const unfilled = (name: string) => `\${user_config.${name}}`;
+    const blank = { TEST_API_KEY: unfilled('api_key'), TEST_UNITS: '', TEST_MAX_ROWS: unfilled('max_rows') };
+    expect(optionsFrom(['--db', 'a=./a.db'], blank)).toEqual({
+      databases: { a: './a.db' },
+      units: 'metric',
+      readOnly: false,
+      limits: { maxRows: 1000, timeoutMs: 5000 },
+    });
+    expect(optionsFrom(['--db', 'a=./a.db'], { TEST_API_KEY: `key ${unfilled('x')}` })).toMatchObject({
+      apiKey: `key ${unfilled('x')}`,
+    });
+  });
+
   it.each([
     [['--db', 'a=x', '--max-rows', '0'], '--max-rows: must be a whole number of at least 1'],
     [['--db', 'a=x', '--units', 'kelvin'], '--units: Invalid option: expected one of "metric"|"imperial"'],

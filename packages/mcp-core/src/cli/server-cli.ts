@@ -3,6 +3,7 @@ import { LocalError } from '../errors/local-error.ts';
 import { type OptionField, optionFields } from '../options/option-fields.ts';
 import { parseOptions } from '../options/parse-options.ts';
 import type { CliOptionSpec, CliSpec } from './cli-spec.ts';
+import { environmentValue } from './environment-value.ts';
 import { httpCliOptions } from './http-cli-options.ts';
 
 /** Turns a flag's text (or texts, for a list) into the option's value: `NAME=PATH` pairs into a map, say. */
@@ -137,8 +138,7 @@ export function serverOptionsFromCli<Schema extends z.ZodObject>(
       if (definition.operands?.option === path) value = [...operands, ...((value as string[] | undefined) ?? [])];
     } else if (field.env !== undefined) {
       flagsByPath.set(path, field.env);
-      const fromEnv = env[field.env];
-      if (fromEnv !== undefined && fromEnv !== '') value = fromEnv;
+      value = environmentValue(env, field.env);
     }
     if (value === undefined) continue;
     const reader = definition.readers?.[path];

@@ -1,0 +1,128 @@
+/**
+ * An MCP bundle's manifest.json (the format Claude Desktop installs with one
+ * click) for a server package: its identity from package.json, and its
+ * settings from the bin's options. Caps (`limits.*`) and upstream URLs keep
+ * their defaults in a bundle; they are for operators, who run the bin.
+ */
+import type { OptionField, ServerCliShape, ServerPackage } from './server-packages.ts';
+
+export interface PackageManifest {
+  name: string;
+  version: string;
+  description: string;
+  license: string;
+  homepage: string;
+  keywords?: string[];
+  repository: { url: string };
+  bugs: { url: string };
+  bin: Record<string, string>;
+  engines: { node: string };
+}
+
+type UserConfigEntry = {
+  type: 'string' | 'number' | 'boolean' | 'directory' | 'file';
+  title: string;
+  description: string;
+  required?: boolean;
+  default?: string | number | boolean;
+  multiple?: boolean;
+  sensitive?: boolean;
+};
+
+/** Where the installed package sits inside the bundle. */
+export function bundledPackageDirectory(packageName: string): string {
+  return `server/node_modules/${packageName}`;
+}
+
+function settingKey(field: OptionField): string {
+  return field.path.join('_').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+function settingTitle(field: OptionField): string {
+  const words = settingKey(field).replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function settingType(field: OptionField): UserConfigEntry['type'] {
+  if (field.type === 'boolean' || field.type === 'number') return field.type;
+  if (field.placeholder?.startsWith('DIR') === true) return 'directory';
+  if (field.placeholder === 'FILE' || field.placeholder?.startsWith('PATH') === true) return 'file';
+  return 'string';
+}
+
+/** The settings a bundle asks for: what the bin takes from its command line or environment, caps aside. */
+function bundleSettings(fields: readonly OptionField[]): OptionField[] {
+  return fields.filter(
+    (field) =>
+      field.env !== undefined &&
+      field.type !== undefined &&
+      field.path[0] !== 'limits' &&
+      field.path[0] !== 'upstreams',
+  );
+}
+
+export function mcpbManifest(
+  server: ServerPackage,
+  manifest: PackageManifest,
+  cli: ServerCliShape,
+): Record<string, unknown> {
+  const [binName, binPath] = Object.entries(manifest.bin)[0] as [string, string];
+  const entryPoint = `${bundledPackageDirectory(manifest.name)}/${binPath.replace(/^\.\//, '')}`;
+  const operand = cli.definition.operands?.option;
+  const userConfig: Record<string, UserConfigEntry> = {};
+  const env: Record<string, string> = {};
+  const args = [`\${__dirname}/${entryPoint}`];
+  for (const field of bundleSettings(cli.fields)) {
+    const key = settingKey(field);
+    const isOperand = field.path.join('.') === operand;
+    const type = settingType(field);
+    const choices = field.choices === undefined ? '' : ` (${field.choices.join(', ')})`;
+    const listed = field.type === 'list' && !isOperand ? '; several separated by commas' : '';
+    userConfig[key] = {
+      type,
+      title: settingTitle(field),
+      description: `${field.description}${choices}${listed}`,
+      ...(field.required ? { required: true } : {}),
+      ...(isOperand ? { multiple: true } : {}),
+      // A setting with no flag comes from the environment alone: a secret.
+      ...(field.flag === undefined ? { sensitive: true } : {}),
+      // An optional setting without a default gets an empty one, which hosts pass as "" (not set).
+      ...(['string', 'number', 'boolean'].includes(typeof field.defaultValue)
+        ? { default: field.defaultValue as string | number | boolean }
+        : field.required
+          ? {}
+          : { default: '' }),
+    };
+    // Several directories go on the command line, one argument each; everything else through the environment.
+    if (isOperand) args.push(`\${user_config.${key}}`);
+    else env[field.env as string] = `\${user_config.${key}}`;
+  }
+  const floor = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)?.[1];
+  return {
+    manifest_version: '0.3',
+    name: binName,
+    display_name: server.displayName,
+    version: manifest.version,
+    description: server.description,
+    long_description: manifest.description,
+    author: { name: 'Toolshed', url: manifest.homepage.replace(/\/tree\/.*$/, '') },
+    repository: { type: 'git', url: manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '') },
+    homepage: manifest.homepage,
+    documentation: manifest.homepage,
+    support: manifest.bugs.url,
+    license: manifest.license,
+    keywords: manifest.keywords ?? [],
+    server: {
+      type: 'node',
+      entry_point: entryPoint,
+      mcp_config: { command: 'node', args, env },
+    },
+    tools_generated: true,
+    // Native addons (better-sqlite3, sharp) are installed for the platform that builds the bundle.
+    compatibility: {
+      platforms: [process.platform],
+      ...(floor === undefined ? {} : { runtimes: { node: `>=${floor}` } }),
+    },
+    user_config: userConfig,
+  };
+}
