@@ -128,7 +128,7 @@ describe('image server with an output directory', () => {
       animated: false,
       has_gps: true,
       processable: true,
-      exif: { make: 'Toolshed', model: 'Test Camera 1', lens: 'Fixture Lens 24mm', taken_at: '2026:01:02 03:04:05' },
+      exif: { make: 'Toolshed', model: 'Test Camera 1', lens: 'Fixture Lens 24mm', taken_at: '2026-01-02T03:04:05' },
     });
   });
 

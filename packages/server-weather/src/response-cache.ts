@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** What a cached load gives back: the value and how fresh it is. */
 export interface CachedValue<Value> {
   value: Value;
@@ -44,17 +46,26 @@ interface Flight {
  * stops waiting, and the load itself is aborted once nobody waits; and when a
  * load fails, an expired entry younger than `maxStaleMs` is served instead,
  * marked stale, rather than an error.
+ *
+ * The entries live in lru-cache, held to a byte budget. Sharing loads stays
+ * here: lru-cache's own `fetch` ties the shared load to the first caller's
+ * signal, so one cancelled call would abort the answer every other caller is
+ * waiting for.
  */
 export class ResponseCache {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: LRUCache<string, Entry>;
   readonly #flights = new Map<string, Flight>();
   readonly #options: ResponseCacheOptions;
   readonly #now: () => number;
-  #bytes = 0;
 
   constructor(options: ResponseCacheOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    // Expired entries stay until the budget pushes them out: they are what a failed load falls back on.
+    this.#entries = new LRUCache<string, Entry>({
+      maxSize: options.maxBytes,
+      sizeCalculation: (entry) => Math.max(1, entry.bytes),
+    });
   }
 
   async get<Value>(
@@ -63,12 +74,11 @@ export class ResponseCache {
     load: (signal: AbortSignal) => Promise<CacheLoad<Value>>,
     signal?: AbortSignal,
   ): Promise<CachedValue<Value>> {
-    const entry = this.#entries.get(key);
+    // Peeking does not count as a use; only an answer served from the entry does.
+    const entry = this.#entries.peek(key);
     const now = this.#now();
     if (entry !== undefined && entry.expiresAt > now) {
-      // Refresh its place in the least-recently-used order.
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
+      this.#entries.get(key);
       return { value: entry.value as Value, fetchedAt: entry.fetchedAt, cacheHit: true, stale: false };
     }
     try {
@@ -78,7 +88,7 @@ export class ResponseCache {
       return { value: loaded.value as Value, fetchedAt, cacheHit: false, stale: false };
     } catch (error) {
       if (signal?.aborted) throw error;
-      const kept = this.#entries.get(key);
+      const kept = this.#entries.peek(key);
       if (kept !== undefined && kept.expiresAt + this.#options.maxStaleMs > this.#now() && error instanceof Error) {
         return { value: kept.value as Value, fetchedAt: kept.fetchedAt, cacheHit: true, stale: true, error };
       }
@@ -88,7 +98,7 @@ export class ResponseCache {
 
   /** Entries and bytes held, for tests and diagnostics. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.#entries.size, bytes: this.#bytes };
+    return { entries: this.#entries.size, bytes: this.#entries.calculatedSize };
   }
 
   #join(
@@ -135,18 +145,8 @@ export class ResponseCache {
   }
 
   #store(key: string, entry: Entry): void {
-    const previous = this.#entries.get(key);
-    if (previous !== undefined) {
-      this.#bytes -= previous.bytes;
-      this.#entries.delete(key);
-    }
-    if (entry.bytes > this.#options.maxBytes) return;
-    this.#entries.set(key, entry);
-    this.#bytes += entry.bytes;
-    for (const [oldestKey, oldest] of this.#entries) {
-      if (this.#bytes <= this.#options.maxBytes) break;
-      this.#entries.delete(oldestKey);
-      this.#bytes -= oldest.bytes;
-    }
+    // One larger than the whole budget is not kept (and drops what was kept under its key).
+    if (entry.bytes > this.#options.maxBytes) this.#entries.delete(key);
+    else this.#entries.set(key, entry);
   }
 }

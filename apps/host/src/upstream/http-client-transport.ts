@@ -1,56 +1,43 @@
 import { type JsonRpcId, type JsonRpcPayload, type MessageExtra, MetaKey, type Transport } from '@toolshed/mcp-core';
+import { createParser } from 'eventsource-parser';
 import { HttpStatusError } from './http-status-error.ts';
 import { maxUpstreamMessageBytes, OversizedMessageError, readCappedBody } from './read-capped-body.ts';
 
 /**
- * Parses a text/event-stream body and hands each event's data, as JSON, to
- * `deliver`. It works line by line on each chunk as it comes, so every
- * character is looked at once however large an event grows, and an event
- * over the cap ends the stream with an OversizedMessageError.
+ * Parses a text/event-stream body with eventsource-parser and hands each
+ * event's data, as JSON, to `deliver`. An event (or a line) over the cap ends
+ * the stream with an OversizedMessageError: a server cannot make the host hold
+ * more than that while it waits for an event's end. An event the stream ends in
+ * the middle of is dropped, as the EventSource standard (and the official
+ * client) does.
  */
 async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: unknown) => void): Promise<void> {
   const decoder = new TextDecoder();
-  let line: string[] = [];
-  let data: string[] = [];
-  let held = 0;
-  const dispatch = () => {
-    const text = data.join('\n');
-    data = [];
-    held = 0;
-    if (text === '') return;
-    try {
-      deliver(JSON.parse(text));
-    } catch {
-      // Not JSON: not an MCP message.
-    }
-  };
-  const endLine = () => {
-    const whole = line.join('');
-    line = [];
-    const text = whole.endsWith('\r') ? whole.slice(0, -1) : whole;
-    if (text === '') dispatch();
-    else if (text.startsWith('data:')) data.push(text.slice(5).replace(/^ /, ''));
-  };
+  let oversized = false;
+  const parser = createParser({
+    onEvent(event) {
+      try {
+        deliver(JSON.parse(event.data));
+      } catch {
+        // Not JSON: not an MCP message.
+      }
+    },
+    onError(error) {
+      if (error.type === 'max-buffer-size-exceeded') oversized = true;
+    },
+    // Characters, not bytes: at most four times the cap in memory, and no event of any size.
+    maxBufferSize: maxUpstreamMessageBytes,
+  });
   const reader = body.getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    const text = decoder.decode(read.value, { stream: true });
-    held += text.length;
-    // Characters, not bytes: at most four times the cap in memory, and no event of any size.
-    if (held > maxUpstreamMessageBytes) {
+    parser.feed(decoder.decode(read.value, { stream: true }));
+    if (oversized) {
       // Not awaited: a server that never ends its stream would hold the cancellation up.
       reader.cancel().catch(() => {});
       throw new OversizedMessageError('an event', maxUpstreamMessageBytes);
     }
-    let start = 0;
-    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-      line.push(text.slice(start, newline));
-      start = newline + 1;
-      endLine();
-    }
-    if (start < text.length) line.push(text.slice(start));
   }
-  endLine();
-  dispatch();
+  parser.feed(decoder.decode());
 }
 
 /** Methods whose target is mirrored into `Mcp-Name`, and the param that names it. */
