@@ -1,6 +1,7 @@
 import { ToolError } from '@toolshed/mcp-core';
-import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import type { Metadata, SharpOptions } from 'sharp';
 import type { ImageLimits } from './image-server-options.ts';
+import { loadSharp } from './load-sharp.ts';
 
 /** What the header says, read before any pixel is decoded, and judged against the limits. */
 export interface ProbedImage {
@@ -52,6 +53,7 @@ function inputFormat(metadata: Metadata, label: string): InputFormat {
 
 /** The header of an accepted format; nothing is decoded. */
 export async function readHeader(bytes: Buffer, label: string): Promise<{ metadata: Metadata; format: InputFormat }> {
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();

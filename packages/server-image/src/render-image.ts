@@ -1,9 +1,10 @@
 import { ToolError } from '@toolshed/mcp-core';
-import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import type { OutputInfo, Sharp } from 'sharp';
 import type { CallDeadline } from './call-deadline.ts';
 import { type EncodedImage, encodedFrom, fitPreview, fitsPreview } from './fit-preview.ts';
 import { decodeOptions, type ProbedImage } from './image-probe.ts';
 import type { ImageLimits } from './image-server-options.ts';
+import { loadSharp, type SharpFunction } from './load-sharp.ts';
 import type { Dimensions, Operation } from './operations/operation.ts';
 import { animatedFormats, type EncodeOptions, encodeAs, type OutputFormat, previewFormatFor } from './output-format.ts';
 
@@ -33,7 +34,7 @@ export interface RenderOutcome {
 
 type RawImage = { data: Buffer; info: OutputInfo };
 
-function fromRaw({ data, info }: RawImage, frames: number, seconds: number): Sharp {
+function fromRaw(sharp: SharpFunction, { data, info }: RawImage, frames: number, seconds: number): Sharp {
   const pageHeight = info.height / frames;
   return sharp(data, {
     raw: { width: info.width, height: info.height, channels: info.channels, ...(frames > 1 ? { pageHeight } : {}) },
@@ -87,6 +88,7 @@ export async function renderImage(
   for (const operation of operations) planned = operation.plan(planned, limits);
 
   const total = operations.length + 1;
+  const sharp = await loadSharp();
   try {
     let current: Dimensions = { width: probe.width, height: probe.height, frames };
     let image = sharp(request.bytes, { ...decodeOptions(probe, limits), pages: keepFrames ? -1 : 1 }).timeout({
@@ -97,9 +99,9 @@ export async function renderImage(
         const raw = await image.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
         deadline.signal.throwIfAborted();
         current = sizeOf(raw.info, frames);
-        image = fromRaw(raw, frames, deadline.secondsLeft());
+        image = fromRaw(sharp, raw, frames, deadline.secondsLeft());
       }
-      image = await operation.apply(image, current);
+      image = await operation.apply(image, current, sharp);
       request.progress?.(index + 1, total, operation.name);
     }
     if (request.keepMetadata) image = image.keepMetadata();
@@ -123,7 +125,7 @@ export async function renderImage(
       const raw = await image.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
       deadline.signal.throwIfAborted();
       preview = await fitPreview(
-        () => fromRaw(raw, frames, deadline.secondsLeft()),
+        () => fromRaw(sharp, raw, frames, deadline.secondsLeft()),
         format,
         limits,
         deadline.secondsLeft,

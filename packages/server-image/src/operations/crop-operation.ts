@@ -1,5 +1,4 @@
 import { ToolError } from '@toolshed/mcp-core';
-import sharp from 'sharp';
 import * as z from 'zod';
 import { checkOutputSize, type Operation } from './operation.ts';
 
@@ -56,7 +55,7 @@ export function cropOperation(args: CropArguments): Operation {
       }
       return checkOutputSize('crop', { ...input, width: args.width, height: args.height }, limits);
     },
-    apply(image) {
+    apply(image, _input, sharp) {
       if (region) {
         return image.extract({ left: args.left ?? 0, top: args.top ?? 0, width: args.width, height: args.height });
       }

@@ -1,6 +1,7 @@
 import { ToolError } from '@toolshed/mcp-core';
 import type { Sharp } from 'sharp';
 import type { ImageLimits } from '../image-server-options.ts';
+import type { SharpFunction } from '../load-sharp.ts';
 
 /** An image's size between steps: one frame's width and height, and how many frames. */
 export interface Dimensions {
@@ -17,8 +18,8 @@ export interface Operation {
   readonly animated: boolean;
   /** The size the step will produce from `input`, or a ToolError when it cannot or may not run. */
   plan(input: Dimensions, limits: ImageLimits): Dimensions;
-  /** Adds the step to a pipeline reading an image of `input`'s size. */
-  apply(image: Sharp, input: Dimensions): Sharp | Promise<Sharp>;
+  /** Adds the step to a pipeline reading an image of `input`'s size; `sharp` makes any other image it needs. */
+  apply(image: Sharp, input: Dimensions, sharp: SharpFunction): Sharp | Promise<Sharp>;
 }
 
 /** Refuses a result larger than the caps before any pixel of it is made. */

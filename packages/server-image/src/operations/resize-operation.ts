@@ -1,6 +1,6 @@
 import { ToolError } from '@toolshed/mcp-core';
-import sharp from 'sharp';
 import * as z from 'zod';
+import type { SharpFunction } from '../load-sharp.ts';
 import { checkOutputSize, colourPattern, type Dimensions, type Operation } from './operation.ts';
 
 export const fitModes = ['inside', 'cover', 'contain', 'fill', 'outside'] as const;
@@ -76,7 +76,7 @@ export function resizedSize(input: Dimensions, args: ResizeArguments): Dimension
   return { ...input, width: Math.max(1, target.width), height: Math.max(1, target.height) };
 }
 
-function sharpPosition(position: ResizeArguments['position']): string | number {
+function sharpPosition(sharp: SharpFunction, position: ResizeArguments['position']): string | number {
   if (position === 'attention') return sharp.strategy.attention;
   if (position === 'entropy') return sharp.strategy.entropy;
   return position;
@@ -97,12 +97,12 @@ export function resizeOperation(args: ResizeArguments, name = 'resize'): Operati
       }
       return checkOutputSize(name, resizedSize(input, args), limits);
     },
-    apply(image) {
+    apply(image, _input, sharp) {
       return image.resize({
         width: args.width,
         height: args.height,
         fit: args.fit,
-        position: sharpPosition(args.position),
+        position: sharpPosition(sharp, args.position),
         withoutEnlargement: !args.allow_enlargement,
         background: args.background,
       });

@@ -1,6 +1,7 @@
 import { ToolError } from '@toolshed/mcp-core';
-import sharp, { type SharpOptions } from 'sharp';
+import type { SharpOptions } from 'sharp';
 import * as z from 'zod';
+import type { SharpFunction } from '../load-sharp.ts';
 import type { Dimensions, Operation } from './operation.ts';
 
 export const gravities = [
@@ -59,6 +60,7 @@ function escapeMarkup(text: string): string {
 }
 
 async function renderMark(
+  sharp: SharpFunction,
   mark: WatermarkMark,
   args: WatermarkArguments,
   base: Dimensions,
@@ -117,9 +119,9 @@ export function watermarkOperation(args: WatermarkArguments, mark: WatermarkMark
       if (mark === undefined) throw new ToolError('watermark needs text or an overlay image (exactly one).');
       return input;
     },
-    async apply(image, input) {
+    async apply(image, input, sharp) {
       if (mark === undefined) throw new ToolError('watermark needs text or an overlay image (exactly one).');
-      const rendered = await renderMark(mark, args, input);
+      const rendered = await renderMark(sharp, mark, args, input);
       // The mark is cut to the image so that composite never refuses a larger overlay.
       const width = Math.min(rendered.width, input.width);
       const height = Math.min(rendered.height, input.height);
