@@ -3,19 +3,9 @@
  * bundles say of them. Each server's settings come from its bin's options, so
  * a registry entry or bundle never lists a setting the bin does not take.
  */
+import type { OptionField } from '../packages/mcp-core/src/options/option-fields.ts';
 
-/** One leaf of a bin's options, as mcp-core's option fields describe it. */
-export interface OptionField {
-  path: string[];
-  type: 'string' | 'number' | 'boolean' | 'list' | undefined;
-  flag: string | undefined;
-  env: string | undefined;
-  description: string;
-  placeholder: string | undefined;
-  defaultValue: unknown;
-  required: boolean;
-  choices: readonly string[] | undefined;
-}
+export type { OptionField };
 
 export interface ServerPackage {
   directory: string;
