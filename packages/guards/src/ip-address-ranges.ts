@@ -15,7 +15,9 @@ function range(cidr: string, name: string): ReservedRange {
 
 // IANA special-purpose registries (RFC 6890 and successors), plus cloud
 // metadata addresses, which sit inside link-local and unique-local space.
-const ipv4Ranges: ReservedRange[] = [
+// Built on the first check, not at start: the first isIPv6 compiles Node's
+// large IPv6 expression, which a server that never fetches should not pay for.
+const ipv4Table = (): ReservedRange[] => [
   range('0.0.0.0/8', 'this network'),
   range('10.0.0.0/8', 'private'),
   range('100.64.0.0/10', 'shared address space (carrier-grade NAT)'),
@@ -34,7 +36,7 @@ const ipv4Ranges: ReservedRange[] = [
   range('240.0.0.0/4', 'reserved'),
 ];
 
-const ipv6Ranges: ReservedRange[] = [
+const ipv6Table = (): ReservedRange[] => [
   range('::/128', 'unspecified'),
   range('::1/128', 'loopback'),
   range('64:ff9b:1::/48', 'local-use IPv4/IPv6 translation'),
@@ -47,6 +49,13 @@ const ipv6Ranges: ReservedRange[] = [
   range('fec0::/10', 'site-local'),
   range('ff00::/8', 'multicast'),
 ];
+
+let ranges: { ipv4: ReservedRange[]; ipv6: ReservedRange[] } | undefined;
+
+function reservedRanges(): { ipv4: ReservedRange[]; ipv6: ReservedRange[] } {
+  ranges ??= { ipv4: ipv4Table(), ipv6: ipv6Table() };
+  return ranges;
+}
 
 function ipv4Bytes(address: string): number[] | undefined {
   if (!isIPv4(address)) return undefined;
@@ -85,7 +94,7 @@ function within(bytes: readonly number[], reserved: ReservedRange): boolean {
 
 function classifyIpv4(bytes: readonly number[]): string | undefined {
   if (bytes.every((byte) => byte === 255)) return 'broadcast';
-  return ipv4Ranges.find((reserved) => within(bytes, reserved))?.name;
+  return reservedRanges().ipv4.find((reserved) => within(bytes, reserved))?.name;
 }
 
 /** IPv6 forms that carry an IPv4 address, which is what the packets reach. */
@@ -123,5 +132,5 @@ export function classifyAddress(address: string): string | undefined {
     const reason = classifyIpv4(inner);
     if (reason !== undefined) return reason;
   }
-  return ipv6Ranges.find((reserved) => within(v6, reserved))?.name;
+  return reservedRanges().ipv6.find((reserved) => within(v6, reserved))?.name;
 }
