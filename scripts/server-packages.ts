@@ -25,7 +25,7 @@ export interface ServerCliShape {
 export const serverPackages: readonly ServerPackage[] = [
   {
     directory: 'packages/server-sql',
-    description: 'Read-only SQL over SQLite files that no statement can talk into writing',
+    description: 'Read-only SQL over SQLite, PostgreSQL and MySQL/MariaDB that no statement can talk into writing',
     cli: ['src/sql-cli.ts', 'sqlCli'],
     displayName: 'Toolshed SQL',
   },

@@ -6,17 +6,29 @@ const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkF
 // dependencies, so a host that mounts several servers shares one mcp-core and
 // one zod. The bin is one file with mcp-core and zod inlined: Node loads one
 // module instead of some 160 when an MCP client starts it.
+// Database drivers stay packages of their own: better-sqlite3 is native, libpg-query loads its WebAssembly
+// from beside its module, node-sql-parser's MariaDB grammar is loaded by path, and the others are loaded only
+// when a database of theirs is served.
+const databaseDrivers = [
+  /^better-sqlite3/,
+  /^pg($|\/|-)/,
+  /^libpg-query/,
+  /^postgres-array/,
+  /^mysql2/,
+  /^node-sql-parser/,
+];
+
 const config: RolldownOptions[] = defineConfig([
   {
     input: { index: 'src/index.ts', 'query-process': 'src/query-process.ts' },
     platform: 'node',
-    external: [/^node:/, /^@toolshed\/mcp-core/, /^zod/, /^better-sqlite3/],
+    external: [/^node:/, /^@toolshed\/mcp-core/, /^zod/, ...databaseDrivers],
     output,
   },
   {
     input: { 'toolshed-sql': 'src/cli.ts' },
     platform: 'node',
-    external: [/^node:/, /^better-sqlite3/],
+    external: [/^node:/, ...databaseDrivers],
     output: { ...output, chunkFileNames: 'toolshed-sql-[hash].js' },
   },
 ]);

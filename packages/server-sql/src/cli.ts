@@ -1,11 +1,11 @@
 /**
- * The `toolshed-sql` bin: flags and environment → createSqlServer → stdio,
+ * The `toolshed-sql` bin: flags and environment → startSqlServer → stdio,
  * or Streamable HTTP with --http.
  */
 import { runServerCli, serve } from '@toolshed/mcp-core';
-import { createSqlServer } from './create-sql-server.ts';
-import { sqlCli } from './sql-cli.ts';
+import { startSqlServer } from './create-sql-server.ts';
+import { passwordsFromEnvironment, sqlCli } from './sql-cli.ts';
 
-await runServerCli(sqlCli, process.argv.slice(2), process.env, (options, http) =>
-  serve(createSqlServer(options), http),
+await runServerCli(sqlCli, process.argv.slice(2), process.env, async (options, http) =>
+  serve(await startSqlServer({ ...options, passwords: passwordsFromEnvironment(options, process.env) }), http),
 );

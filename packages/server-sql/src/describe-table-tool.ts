@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
+import { chosenDatabase, databaseArgument, runOnDatabase, type SqlServerContext } from './sql-server-context.ts';
 
 export function createDescribeTableTool(context: SqlServerContext): Tool {
   return defineTool({
@@ -52,7 +52,7 @@ export function createDescribeTableTool(context: SqlServerContext): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database, table }, call) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'describe_table', database: name, table }, call);
+      const json = await runOnDatabase(context, { kind: 'describe_table', database: name, table }, call);
       return { database: name, ...JSON.parse(json) };
     },
   });

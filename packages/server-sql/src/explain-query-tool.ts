@@ -1,12 +1,20 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
+import {
+  chosenDatabase,
+  databaseArgument,
+  enginesOf,
+  runOnDatabase,
+  type SqlServerContext,
+} from './sql-server-context.ts';
 
 export function createExplainQueryTool(context: SqlServerContext): Tool {
+  const engines = enginesOf(context);
+  const onlySqlite = engines.size === 1 && engines.has('sqlite');
   return defineTool({
     name: 'explain_query',
     title: 'Explain a query plan',
-    description: "SQLite's plan for a slow query, without running it.",
+    description: `${onlySqlite ? "SQLite's plan" : 'The plan'} for a slow query, without running it.`,
     input: z.object({
       database: databaseArgument(context),
       sql: z.string().min(1).max(context.limits.maxSqlLength),
@@ -21,7 +29,7 @@ export function createExplainQueryTool(context: SqlServerContext): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database, sql }, call) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'explain', database: name, sql }, call);
+      const json = await runOnDatabase(context, { kind: 'explain', database: name, sql }, call);
       return { database: name, ...JSON.parse(json) };
     },
   });

@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
+import { chosenDatabase, databaseArgument, runOnDatabase, type SqlServerContext } from './sql-server-context.ts';
 
 export function createListTablesTool(context: SqlServerContext): Tool {
   return defineTool({
@@ -21,7 +21,7 @@ export function createListTablesTool(context: SqlServerContext): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database }, call) {
       const name = chosenDatabase(context, database);
-      const json = await runInQueryProcess(context, { kind: 'list_tables', database: name }, call);
+      const json = await runOnDatabase(context, { kind: 'list_tables', database: name }, call);
       return { database: name, ...JSON.parse(json) };
     },
   });

@@ -1,6 +1,13 @@
 import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { chosenDatabase, databaseArgument, runInQueryProcess, type SqlServerContext } from './sql-server-context.ts';
+import type { SqlEngineKind } from './sql-engine.ts';
+import {
+  chosenDatabase,
+  databaseArgument,
+  enginesOf,
+  runOnDatabase,
+  type SqlServerContext,
+} from './sql-server-context.ts';
 
 const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -24,13 +31,31 @@ export const queryOutput: z.ZodObject = z.object({
   elapsed_ms: z.number().describe('Time SQLite took to produce and encode the rows, in milliseconds'),
 });
 
+const positionalForms: Record<SqlEngineKind, string> = { sqlite: '?', postgres: '$1, $2…', mysql: '?' };
+
+/** How params are written, for the engines this server holds: each engine binds its own way. */
+function parameterDescription(engines: ReadonlySet<SqlEngineKind>): string {
+  const named = ', {} for :name/@name/$name (keys without prefix)';
+  if (engines.size === 1 && engines.has('sqlite')) return `[] for ?${named}`;
+  const positional = [
+    ...new Set(
+      (['sqlite', 'postgres', 'mysql'] as const)
+        .filter((engine) => engines.has(engine))
+        .map((engine) => positionalForms[engine]),
+    ),
+  ];
+  return `[] for ${positional.join(' or ')}${engines.has('sqlite') ? named.replace('(', '(SQLite; ') : ''}`;
+}
+
 export function createQueryTool(context: SqlServerContext): Tool {
   const { maxRows, maxSqlLength } = context.limits;
+  const engines = enginesOf(context);
+  const onlySqlite = engines.size === 1 && engines.has('sqlite');
   return defineTool({
     name: 'query',
     title: 'Run a read-only SQL query',
     description:
-      'One read-only SQLite statement (SELECT/WITH/VALUES), values in params. ' +
+      `One read-only ${onlySqlite ? 'SQLite ' : ''}statement (SELECT/WITH/VALUES), values in params. ` +
       'Rows past max_rows are cut and flagged; page with LIMIT/OFFSET.',
     input: z.object({
       database: databaseArgument(context),
@@ -47,13 +72,13 @@ export function createQueryTool(context: SqlServerContext): Tool {
             ),
         ])
         .optional()
-        .describe('[] for ?, {} for :name/@name/$name (keys without prefix)'),
+        .describe(parameterDescription(engines)),
       max_rows: z.number().int().min(1).max(maxRows).default(Math.min(100, maxRows)),
     }),
     output: queryOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database, sql, params, max_rows }, call) {
-      const json = await runInQueryProcess(
+      const json = await runOnDatabase(
         context,
         {
           kind: 'query',

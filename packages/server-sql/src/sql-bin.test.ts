@@ -17,7 +17,7 @@ afterAll(() => sample.remove());
 
 describe('toolshed-sql bin', () => {
   it.each([
-    [[], /--db is required: pass --db PATH\|NAME=PATH or set TOOLSHED_SQL_DB/],
+    [[], /--db is required: pass --db \[NAME=\]PATH\|URL or set TOOLSHED_SQL_DB/],
     [['--db', '/nonexistent/file.db'], /database file \/nonexistent\/file.db cannot be read/],
     [['--db', '/etc/hostname'], /is not a SQLite database file/],
     [['--db', 'x.db', '--max-rows', 'lots'], /--max-rows/],

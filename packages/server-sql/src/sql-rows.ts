@@ -131,7 +131,23 @@ export function readRowsAsJson(
     truncatedBy = 'max_bytes';
   }
   const elapsedMs = Math.round((performance.now() - started) * 1000) / 1000;
-  let tail = `,"row_count":${rows.length},"truncated":${truncatedBy !== undefined}`;
+  return queryResultJson(columns, rowsJson, rows.length, truncatedBy, limits, elapsedMs);
+}
+
+/**
+ * The `query` tool's structured result as JSON text, the same for every
+ * engine: columns, rows (already JSON), row_count, truncated (and why, with
+ * how to get the rest), elapsed_ms.
+ */
+export function queryResultJson(
+  columns: readonly ResultColumn[],
+  rowsJson: string,
+  rowCount: number,
+  truncatedBy: TruncatedBy | undefined,
+  limits: RowLimits,
+  elapsedMs: number,
+): string {
+  let tail = `,"row_count":${rowCount},"truncated":${truncatedBy !== undefined}`;
   if (truncatedBy !== undefined) {
     const hint =
       truncatedBy === 'max_rows'

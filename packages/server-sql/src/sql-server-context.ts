@@ -1,15 +1,21 @@
 import { type CallContext, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { QueryRequest } from './query-messages.ts';
-import type { QueryProcessPool } from './query-process-pool.ts';
+import type { SqlDatabase, SqlEngineKind } from './sql-engine.ts';
 import type { SqlLimits } from './sql-server-options.ts';
 
 /** What every tool of one SQL server shares. */
 export interface SqlServerContext {
-  pool: QueryProcessPool;
+  /** Database name → the database, in the order given. */
+  databases: ReadonlyMap<string, SqlDatabase>;
   /** Database names, in the order given. */
   databaseNames: readonly string[];
   limits: SqlLimits;
+}
+
+/** The engines the server's databases are held in, each once. */
+export function enginesOf(context: SqlServerContext): Set<SqlEngineKind> {
+  return new Set([...context.databases.values()].map((database) => database.engine));
 }
 
 /**
@@ -27,16 +33,18 @@ export function chosenDatabase(context: SqlServerContext, database: string | und
 }
 
 /**
- * Runs a request in a query process, within the time limit, and returns its
- * JSON text; refusals and SQL errors become isError results with SQLite's
- * own words.
+ * Runs a request on its database, within the time limit, and returns its JSON
+ * text; refusals and SQL errors become isError results in the engine's own
+ * words.
  */
-export async function runInQueryProcess(
+export async function runOnDatabase(
   context: SqlServerContext,
   request: QueryRequest,
   call: Pick<CallContext, 'signal' | 'progress'>,
 ): Promise<string> {
-  const response = await context.pool.run(request, call.signal, call.progress);
-  if (!response.ok) throw new ToolError(response.message);
-  return response.json;
+  const database = context.databases.get(request.database);
+  if (database === undefined) throw new ToolError(`No database named "${request.database}".`);
+  const outcome = await database.run(request, call);
+  if (!outcome.ok) throw new ToolError(outcome.message);
+  return outcome.json;
 }

@@ -15,6 +15,9 @@ type SqlLimitsShape = {
 
 type SqlServerOptionsShape = {
   databases: z.ZodUnion<readonly [z.ZodString, z.ZodRecord<z.ZodString, z.ZodString>]>;
+  passwords: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>;
+  allowPrivilegedRole: z.ZodDefault<z.ZodBoolean>;
+  databaseCa: z.ZodOptional<z.ZodString>;
   limits: z.ZodPrefault<z.ZodObject<SqlLimitsShape, z.core.$strict>>;
 };
 
@@ -29,9 +32,25 @@ type SqlServerOptionsShape = {
 export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict> = z.strictObject({
   databases: z.union([z.string(), z.record(z.string(), z.string())]).meta({
     description:
-      'SQLite files to serve, read-only: a path, or names to paths; with several, tools take a `database` argument',
+      'Databases to serve, read-only: SQLite paths or postgres://, mysql://, mariadb://, sqlite: URLs, or names to them; with several, tools take a `database` argument',
     flag: 'db',
-    placeholder: 'PATH|NAME=PATH',
+    placeholder: '[NAME=]PATH|URL',
+  }),
+  passwords: z.record(z.string(), z.string()).optional().meta({
+    description:
+      'The password of database NAME (upper case, - as _), so that none has to sit in a URL; wins over one in the URL',
+    flag: false,
+    env: 'TOOLSHED_SQL_PASSWORD_<NAME>',
+  }),
+  allowPrivilegedRole: z.boolean().default(false).meta({
+    description:
+      'Serve through a database role that could write, read server files, run programs or signal other sessions (every read-only layer still applies)',
+    flag: 'allow-privileged-role',
+  }),
+  databaseCa: z.string().optional().meta({
+    description: "PEM file of the CA that signs the database servers' TLS certificates, for a private CA",
+    flag: 'db-ca',
+    placeholder: 'FILE',
   }),
   limits: z
     .strictObject({
@@ -39,14 +58,17 @@ export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict
       maxResultBytes: limitOption(262_144, 'Bytes of JSON a query result may hold at most'),
       maxBlobBytes: limitOption(4096, 'BLOBs larger than this are returned as their length only'),
       timeoutMs: limitOption(10_000, 'Milliseconds a statement may run before it is stopped'),
-      maxConcurrentQueries: limitOption(4, 'Statements running at once, each in its own query process'),
+      maxConcurrentQueries: limitOption(
+        4,
+        'Statements running at once: query processes for SQLite, connections per PostgreSQL or MySQL database',
+      ),
       maxSqlLength: limitOption(100_000, 'Characters of SQL a call may send'),
     })
     .prefault({})
     .meta({ flagPrefix: '', description: 'The caps every call is held to' }),
 });
 
-/** How a SQL server is set up: which files, and the limits every call keeps to. */
+/** How a SQL server is set up: which databases, and the limits every call keeps to. */
 export type SqlServerOptions = z.input<typeof sqlServerOptions>;
 
 /** The limits with every default filled in. */

@@ -23,6 +23,15 @@ afterAll(() => {
 it.each<[string, () => SqlServerOptions]>([
   ['one database', () => ({ databases: shop.path })],
   ['two databases', () => ({ databases: { shop: shop.path, archive: archive.path } })],
+  [
+    'SQLite and PostgreSQL together',
+    () => ({
+      databases: {
+        shop: shop.path,
+        app: 'postgres://reader@127.0.0.1:1/app',
+      },
+    }),
+  ],
 ])('keeps its tool list within its token budget with %s', async (_, options) => {
   const server = createSqlServer(options());
   const client = await connectTestClient({ server }, { client: 'v1', transport: 'memory' });

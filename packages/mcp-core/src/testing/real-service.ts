@@ -115,6 +115,20 @@ export function childExited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+// Services run in their own process groups, so a test process that ends without stopping them (a timed-out
+// run, a failed setup) would leave them running: each still running when this process exits is killed.
+const runningGroups = new Set<number>();
+let killOnExit = false;
+
+function trackGroup(pid: number): void {
+  runningGroups.add(pid);
+  if (killOnExit) return;
+  killOnExit = true;
+  process.once('exit', () => {
+    for (const group of runningGroups) signalGroup(group, 'SIGKILL');
+  });
+}
+
 /** A service process the tests started, in its own process group. */
 export interface ServiceProcess {
   child: ChildProcess;
@@ -164,6 +178,11 @@ export async function startServiceProcess(start: ServiceStart): Promise<ServiceP
       output += chunk.toString();
     });
     const spawnFailure = new Promise<string>((resolve) => child.once('error', (error) => resolve(error.message)));
+    const group = child.pid;
+    if (group !== undefined) {
+      trackGroup(group);
+      child.once('exit', () => runningGroups.delete(group));
+    }
     const service: ServiceProcess = {
       child,
       port,

@@ -1,0 +1,250 @@
+import type { CallContext } from '@toolshed/mcp-core';
+import type mysql from 'mysql2';
+import type { PoolConnection } from 'mysql2';
+import { QueryFailure } from '../query-failure.ts';
+import type { SqlOutcome } from '../sql-engine.ts';
+import type { StatementTimeLimit } from '../statement-time-limit.ts';
+import type { MysqlRowCollector } from './mysql-rows.ts';
+import type { MysqlStatementStopper } from './mysql-statement-stopper.ts';
+import type { MysqlColumn } from './mysql-values.ts';
+
+/**
+ * One call's session on one pooled connection, inside every layer that does
+ * not depend on the statement's text: settings pinned for the call (the SQL
+ * mode the statement gate reads SQL in, UTC, the time limit), READ ONLY
+ * transactions, a stop on the server from a second
+ * connection when the limit passes or the call is cancelled, and
+ * COM_RESET_CONNECTION before the connection goes back to the pool (user
+ * variables, prepared statements, temporary tables, named locks and table
+ * locks all end there), or the connection is dropped.
+ */
+
+export type MysqlFlavor = 'mariadb' | 'mysql';
+
+/** The SQL mode every call runs under: without ANSI_QUOTES or NO_BACKSLASH_ESCAPES, as the statement gate reads SQL. */
+const callSqlMode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+
+/** Server errors that mean the time limit stopped the statement (MariaDB, MySQL). */
+const timeLimitErrors = new Set([1969, 3024]);
+/** ER_QUERY_INTERRUPTED: KILL QUERY reached the statement. */
+const interruptedError = 1317;
+
+export interface GuardedCallSettings {
+  flavor: MysqlFlavor;
+  timeLimit: StatementTimeLimit;
+  stopper: MysqlStatementStopper;
+  call: Pick<CallContext, 'signal' | 'progress'>;
+}
+
+interface ServerError extends Error {
+  errno?: number;
+  sqlState?: string;
+  fatal?: boolean;
+}
+
+/** Why the statement is being stopped from outside, when it is. */
+type StopReason = 'time_limit' | 'cancelled' | 'enough_rows';
+
+/** A failure that ends the call with an outcome rather than a thrown error. */
+class CallFailure extends Error {
+  readonly outcome: SqlOutcome;
+
+  constructor(outcome: SqlOutcome) {
+    super('call failed');
+    this.outcome = outcome;
+  }
+}
+
+function runText(connection: PoolConnection, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => connection.query(sql, (error) => (error ? reject(error) : resolve())));
+}
+
+function resetConnection(connection: PoolConnection): Promise<void> {
+  return new Promise((resolve, reject) =>
+    (connection as unknown as { reset(callback: (error: Error | null) => void): void }).reset((error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
+}
+
+/** What a call does inside its session. */
+export interface GuardedSession {
+  /** Runs one prepared statement, streaming its rows into the collector until it says stop. */
+  stream(sql: string, params: readonly unknown[], collector: MysqlRowCollector): Promise<void>;
+  /** Runs one prepared statement of ours and returns its rows as objects (schema reads). */
+  rows(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+}
+
+/**
+ * Opens the call's session in one statement: the time limit and lock waits,
+ * UTC, the SQL mode the gate reads SQL in, and read-only transactions, so
+ * that each statement of the call runs as a READ ONLY transaction of its own
+ * (as `START TRANSACTION READ ONLY` would make it, one round trip cheaper).
+ * A fatal error here means a dead connection, worth one more try.
+ */
+export async function openCallSession(connection: PoolConnection, settings: GuardedCallSettings): Promise<void> {
+  const seconds = Math.max(settings.timeLimit.ms, 1) / 1000;
+  const lockSeconds = Math.max(1, Math.ceil(seconds));
+  const mariadb = settings.flavor === 'mariadb';
+  const limit = mariadb
+    ? `max_statement_time = ${seconds}`
+    : `max_execution_time = ${Math.max(1, Math.ceil(settings.timeLimit.ms))}`;
+  // MariaDB before 11.1 knows only tx_read_only (later ones keep it as an alias); MySQL 8 only transaction_read_only.
+  const readOnly = mariadb ? 'tx_read_only' : 'transaction_read_only';
+  await runText(
+    connection,
+    `SET SESSION ${limit}, lock_wait_timeout = ${lockSeconds}, innodb_lock_wait_timeout = ${lockSeconds}, ` +
+      `time_zone = '+00:00', sql_mode = '${callSqlMode}', ${readOnly} = 1, autocommit = 1`,
+  );
+}
+
+function serverErrorMessage(error: ServerError, flavor: MysqlFlavor): string {
+  const server = flavor === 'mariadb' ? 'MariaDB' : 'MySQL';
+  return error.errno === undefined
+    ? `${server} error: ${error.message}`
+    : `${server} error ${error.errno} (${error.sqlState ?? 'HY000'}): ${error.message}`;
+}
+
+/**
+ * Runs `work` in a guarded session on `connection` and always settles the
+ * connection: released clean, or destroyed when it cannot be made clean.
+ */
+export async function guardedCall(
+  connection: PoolConnection,
+  settings: GuardedCallSettings,
+  work: (session: GuardedSession) => Promise<string>,
+): Promise<SqlOutcome> {
+  const { timeLimit, stopper, call, flavor } = settings;
+  const threadId = connection.threadId;
+  let stopReason: StopReason | undefined;
+  let connectionKilled = false;
+  // SLEEP and BENCHMARK stopped by max_statement_time return a value instead of an error; past the limit, a
+  // statement's result is never taken as its answer. Measured from before the statement was sent, so that the
+  // server's own clock (started later) can never have stopped it sooner than this one says.
+  const started = performance.now();
+  const overran = () => performance.now() - started >= timeLimit.ms;
+  let running: ((error: Error) => void) | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  // A KILL QUERY still on its way must land before the connection serves another call, or it would stop that call.
+  const kills: Promise<void>[] = [];
+  const grace = Math.min(2000, 200 + timeLimit.ms / 10);
+
+  const stop = (reason: StopReason) => {
+    if (stopReason !== undefined && stopReason !== 'enough_rows') return;
+    stopReason = reason;
+    kills.push(stopper.killQuery(threadId));
+    if (reason === 'enough_rows') return;
+    // A statement that does not stop for KILL QUERY (stuck in a lock, a slow rollback) loses its connection.
+    graceTimer = setTimeout(() => {
+      connectionKilled = true;
+      kills.push(stopper.killConnection(threadId));
+      connection.destroy();
+      running?.(new Error('stopped'));
+    }, grace);
+  };
+
+  const outcomeOf = (error: ServerError): SqlOutcome => {
+    if (stopReason === 'cancelled') return { ok: false, code: 'sql_error', message: 'The query was cancelled.' };
+    if (stopReason === 'time_limit' || (error.errno !== undefined && timeLimitErrors.has(error.errno))) {
+      return { ok: false, code: 'sql_error', message: timeLimit.expired().message };
+    }
+    if (error.fatal) {
+      return {
+        ok: false,
+        code: 'database_unavailable',
+        message: `The connection to the database was lost while the statement ran (${error.message}). Try again.`,
+      };
+    }
+    return { ok: false, code: 'sql_error', message: serverErrorMessage(error, flavor) };
+  };
+
+  const execute = (
+    sql: string,
+    params: readonly unknown[],
+    onFields: (fields: MysqlColumn[]) => void,
+    onRow: (row: unknown[]) => boolean,
+  ) =>
+    new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (error?: ServerError) => {
+        if (settled) return;
+        settled = true;
+        running = undefined;
+        if (error === undefined && stopReason !== 'enough_rows' && overran()) {
+          reject(new CallFailure({ ok: false, code: 'sql_error', message: timeLimit.expired().message }));
+        } else if (error === undefined) resolve();
+        else if (stopReason === 'enough_rows' && error.errno === interruptedError) resolve();
+        else reject(new CallFailure(outcomeOf(error)));
+      };
+      running = (error) => settle(error);
+      const command = connection.execute({ sql, rowsAsArray: true }, params as mysql.ExecuteValues[]);
+      command.on('fields', (fields: MysqlColumn[]) => onFields(fields));
+      command.on('result', (row: unknown[]) => {
+        if (!onRow(row) && stopReason === undefined) stop('enough_rows');
+      });
+      command.on('error', (error: ServerError) => settle(error));
+      command.on('end', () => settle());
+    });
+
+  const session: GuardedSession = {
+    stream: (sql, params, collector) =>
+      execute(
+        sql,
+        params,
+        (fields) => collector.setColumns(fields),
+        (row) => collector.add(row),
+      ),
+    async rows(sql, params = []) {
+      let names: string[] = [];
+      const rows: Record<string, unknown>[] = [];
+      await execute(
+        sql,
+        params,
+        (fields) => {
+          names = fields.map((field) => field.name);
+        },
+        (row) => {
+          rows.push(Object.fromEntries(names.map((name, index) => [name, row[index]])));
+          return true;
+        },
+      );
+      return rows;
+    },
+  };
+
+  const onAbort = () => stop('cancelled');
+  call.signal.addEventListener('abort', onAbort, { once: true });
+  const stopClock = timeLimit.start(() => {
+    graceTimer = setTimeout(() => stop('time_limit'), grace);
+  }, call.progress);
+  let outcome: SqlOutcome;
+  try {
+    if (call.signal.aborted) return { ok: false, code: 'sql_error', message: 'The query was cancelled.' };
+    outcome = { ok: true, json: await work(session) };
+  } catch (error) {
+    if (error instanceof CallFailure) outcome = error.outcome;
+    else if (error instanceof QueryFailure) outcome = { ok: false, code: error.code, message: error.message };
+    else throw error;
+  } finally {
+    stopClock();
+    clearTimeout(graceTimer);
+    call.signal.removeEventListener('abort', onAbort);
+    await Promise.all(kills);
+    await settleConnection(connection, connectionKilled);
+  }
+  return outcome;
+}
+
+/**
+ * Resets the connection for the next call, or drops it when that fails.
+ * COM_RESET_CONNECTION rolls back any open transaction itself.
+ */
+async function settleConnection(connection: PoolConnection, killed: boolean): Promise<void> {
+  if (killed) return;
+  try {
+    await resetConnection(connection);
+    connection.release();
+  } catch {
+    connection.destroy();
+  }
+}

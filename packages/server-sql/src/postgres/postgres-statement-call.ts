@@ -1,0 +1,170 @@
+import pg, { type ClientBase, type FieldDef } from 'pg';
+
+/** pg's row decoder (`pg.Result`), which its type definitions leave out. */
+interface RowDecoder {
+  fields: FieldDef[];
+  addFields(fields: FieldDef[]): void;
+  parseRow(values: unknown[]): unknown;
+}
+
+const Result = (pg as unknown as { Result: new (rowMode: 'array', types: TypeParsers) => RowDecoder }).Result;
+
+/** A bound value as text, as the protocol sends it; `params` only ever hold strings, numbers, booleans and null. */
+function boundText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+/** The parts of pg's connection this call writes to; pg passes it to `submit`. */
+interface Connection {
+  parse(message: { text: string; name?: string }): void;
+  bind(message: { portal?: string; statement?: string; values?: unknown[] }): void;
+  describe(message: { type: 'P' | 'S'; name?: string }): void;
+  execute(message: { portal?: string; rows?: number }): void;
+  sync(): void;
+  stream: { cork?: () => void; uncork?: () => void };
+}
+
+/** What one call to the server brought back. */
+export interface StatementCallResult {
+  fields: FieldDef[];
+  rows: unknown[][];
+  /** The statement had more rows than were asked for. */
+  suspended: boolean;
+  /** Every statement after it ran too: the transaction was rolled back and the session reset. */
+  finished: boolean;
+}
+
+interface TypeParsers {
+  getTypeParser(oid: number): (text: string) => unknown;
+}
+
+/**
+ * One statement, with what runs before it (begin the transaction, set its
+ * limits) and after it (roll back, reset the session), sent to the server at
+ * once through the extended protocol and answered in one round trip: each
+ * part is parsed on its own, so none can hold a second statement, and the
+ * statement's rows stop at `rows` (the portal is suspended, then rolled back
+ * with its transaction). After an error the server skips the rest up to the
+ * Sync, so `finished` is false and the caller resets the session itself.
+ */
+class StatementCall {
+  readonly #before: readonly string[];
+  readonly #text: string;
+  readonly #values: (string | null)[];
+  readonly #rows: number;
+  readonly #after: readonly string[];
+  readonly #result: RowDecoder;
+  readonly #done: (error: Error | undefined, result: StatementCallResult) => void;
+  readonly #collected: unknown[][] = [];
+  #step = 0;
+  #suspended = false;
+  #error: Error | undefined;
+  #settled = false;
+
+  constructor(
+    parts: {
+      before: readonly string[];
+      text: string;
+      values: readonly unknown[];
+      rows: number;
+      after: readonly string[];
+    },
+    types: TypeParsers,
+    done: (error: Error | undefined, result: StatementCallResult) => void,
+  ) {
+    this.#before = parts.before;
+    this.#text = parts.text;
+    this.#values = parts.values.map(boundText);
+    this.#rows = parts.rows;
+    this.#after = parts.after;
+    this.#result = new Result('array', types);
+    this.#done = done;
+  }
+
+  submit(connection: Connection): void {
+    connection.stream.cork?.();
+    for (const text of this.#before) {
+      connection.parse({ text });
+      connection.bind({});
+      connection.execute({ rows: 0 });
+    }
+    connection.parse({ text: this.#text });
+    connection.bind({ values: this.#values });
+    connection.describe({ type: 'P' });
+    connection.execute({ rows: this.#rows });
+    for (const text of this.#after) {
+      connection.parse({ text });
+      connection.bind({});
+      connection.execute({ rows: 0 });
+    }
+    connection.sync();
+    connection.stream.uncork?.();
+  }
+
+  get #inStatement(): boolean {
+    return this.#step === this.#before.length;
+  }
+
+  handleRowDescription(message: { fields: FieldDef[] }): void {
+    if (this.#inStatement) this.#result.addFields(message.fields);
+  }
+
+  handleDataRow(message: { fields: unknown[] }): void {
+    if (this.#inStatement) this.#collected.push(this.#result.parseRow(message.fields) as unknown[]);
+  }
+
+  handlePortalSuspended(): void {
+    if (this.#inStatement) this.#suspended = true;
+    this.#step++;
+  }
+
+  handleCommandComplete(): void {
+    this.#step++;
+  }
+
+  handleEmptyQuery(): void {
+    this.#step++;
+  }
+
+  /** pg hands the ReadyForQuery after an error to no one, so an error ends the call here. */
+  handleError(error: Error): void {
+    this.#error ??= error;
+    this.handleReadyForQuery();
+  }
+
+  handleReadyForQuery(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#done(this.#error, {
+      fields: this.#result.fields,
+      rows: this.#collected,
+      suspended: this.#suspended,
+      finished: this.#error === undefined && this.#step === this.#before.length + 1 + this.#after.length,
+    });
+  }
+
+  // pg calls these on every submittable; a statement call has no COPY and no callback of its own.
+  handleCopyInResponse(): void {}
+  handleCopyData(): void {}
+}
+
+/** Runs a statement between `before` and `after` in one round trip; see `StatementCall`. */
+export function callStatement(
+  client: ClientBase,
+  parts: {
+    before: readonly string[];
+    text: string;
+    values: readonly unknown[];
+    rows: number;
+    after: readonly string[];
+  },
+  types: TypeParsers,
+): Promise<StatementCallResult> {
+  return new Promise((resolve, reject) => {
+    client.query(
+      new StatementCall(parts, types, (error, result) =>
+        error === undefined ? resolve(result) : reject(error),
+      ) as never,
+    );
+  });
+}
