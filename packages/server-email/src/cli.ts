@@ -5,37 +5,51 @@
 import { runServerCli, serve } from '@toolshed/mcp-core';
 import { checkEmailDelivery, createEmailServer } from './create-email-server.ts';
 import { emailCli } from './email-cli.ts';
+import { parseImapUrl } from './imap-url.ts';
 import { parseSmtpUrl } from './smtp-url.ts';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
- * TOOLSHED_EMAIL_SMTP_URL spread over the SMTP variables it stands for, so
- * the options schema reads it as it reads them; a variable or flag that is
- * set itself wins over the URL's part.
+ * TOOLSHED_EMAIL_SMTP_URL and TOOLSHED_EMAIL_IMAP_URL spread over the
+ * variables they stand for, so the options schema reads them as it reads
+ * those; a variable or flag that is set itself wins over the URL's part.
  */
-function withSmtpUrl(env: Environment): Environment {
-  const url = env.TOOLSHED_EMAIL_SMTP_URL;
-  if (url === undefined || url === '') return env;
-  const smtp = parseSmtpUrl(url);
-  const parts: Record<string, string | undefined> = {
-    TOOLSHED_EMAIL_SMTP_HOST: smtp.host,
-    TOOLSHED_EMAIL_SMTP_PORT: smtp.port?.toString(),
-    TOOLSHED_EMAIL_SMTP_SECURITY: smtp.security,
-    TOOLSHED_EMAIL_SMTP_USER: smtp.user,
-    TOOLSHED_EMAIL_SMTP_PASSWORD: smtp.password,
-  };
+function withServerUrls(env: Environment): Environment {
   const merged: Record<string, string | undefined> = { ...env };
-  for (const [name, value] of Object.entries(parts)) {
-    if (value !== undefined && (merged[name] === undefined || merged[name] === '')) merged[name] = value;
-  }
+  const spread = (
+    prefix: 'SMTP' | 'IMAP',
+    url: {
+      host?: string | undefined;
+      port?: number | undefined;
+      security?: string | undefined;
+      user?: string | undefined;
+      password?: string | undefined;
+    },
+  ) => {
+    const parts: Record<string, string | undefined> = {
+      HOST: url.host,
+      PORT: url.port?.toString(),
+      SECURITY: url.security,
+      USER: url.user,
+      PASSWORD: url.password,
+    };
+    for (const [part, value] of Object.entries(parts)) {
+      const name = `TOOLSHED_EMAIL_${prefix}_${part}`;
+      if (value !== undefined && (merged[name] === undefined || merged[name] === '')) merged[name] = value;
+    }
+  };
+  const smtpUrl = env.TOOLSHED_EMAIL_SMTP_URL;
+  if (smtpUrl !== undefined && smtpUrl !== '') spread('SMTP', parseSmtpUrl(smtpUrl));
+  const imapUrl = env.TOOLSHED_EMAIL_IMAP_URL;
+  if (imapUrl !== undefined && imapUrl !== '') spread('IMAP', parseImapUrl(imapUrl));
   return merged;
 }
 
 let environment: Environment = process.env;
 let smtpUrlProblem: unknown;
 try {
-  environment = withSmtpUrl(process.env);
+  environment = withServerUrls(process.env);
 } catch (error) {
   // Raised inside the run, so it exits 2 with one line like every other configuration mistake (and --help still works).
   smtpUrlProblem = error;

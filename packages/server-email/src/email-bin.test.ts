@@ -49,6 +49,14 @@ describe('toolshed-email bin', () => {
     [['--smtp-host', 'h', '--smtp-ca', '/nonexistent/ca.pem'], {}, /--smtp-ca \/nonexistent\/ca.pem cannot be read/],
     [[], { TOOLSHED_EMAIL_SMTP_URL: 'http://example.com' }, /TOOLSHED_EMAIL_SMTP_URL must look like smtp:\/\//],
     [[], 'wrong-password', /refused the login; check the user and TOOLSHED_EMAIL_SMTP_PASSWORD/],
+    [
+      ['--imap-host', 'imap.example.com', '--imap-user', 'me', '--imap-security', 'none'],
+      { TOOLSHED_EMAIL_IMAP_PASSWORD: 'x' },
+      /--imap-security none is allowed only to 127.0.0.1 or ::1/,
+    ],
+    [['--imap-host', 'imap.example.com', '--imap-user', 'me'], {}, /TOOLSHED_EMAIL_IMAP_PASSWORD/],
+    [['--save-dir', '/tmp'], {}, /--save-dir needs an IMAP server/],
+    [[], { TOOLSHED_EMAIL_IMAP_URL: 'https://example.com' }, /TOOLSHED_EMAIL_IMAP_URL must look like imaps:\/\//],
   ] as [string[], Record<string, string> | 'wrong-password', RegExp][])(
     'exits 2 with one line for %j %j',
     async (args, environment, message) => {

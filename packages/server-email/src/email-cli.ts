@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { defineServerCli, LocalError, packageVersion, type ServerCli } from '@toolshed/mcp-core';
 import { emailServerOptions } from './email-server-options.ts';
 
-function readCertificates(path: string): string {
+function readCertificates(flag: string, path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new LocalError('config_invalid', `--smtp-ca ${path} cannot be read: ${(error as Error).message}`);
+    throw new LocalError('config_invalid', `${flag} ${path} cannot be read: ${(error as Error).message}`);
   }
 }
 
@@ -18,18 +18,22 @@ const derived = defineServerCli({
   options: emailServerOptions,
   envPrefix: 'TOOLSHED_EMAIL',
   // The bin takes a file; the library takes the certificates themselves.
-  readers: { 'smtp.ca': { type: 'string', read: (path) => readCertificates(String(path)) } },
+  readers: {
+    'smtp.ca': { type: 'string', read: (path) => readCertificates('--smtp-ca', String(path)) },
+    'imap.ca': { type: 'string', read: (path) => readCertificates('--imap-ca', String(path)) },
+  },
   examples: [
     'toolshed-email --allow-recipients me@example.com',
     'TOOLSHED_EMAIL_SMTP_PASSWORD=… toolshed-email --from "Assistant <bot@example.com>" --smtp-host smtp.example.com --smtp-user bot@example.com --allow-recipients example.com',
     'TOOLSHED_EMAIL_SMTP_URL=smtps://bot%40example.com:…@smtp.example.com:465 toolshed-email --from bot@example.com --attachments ~/Outgoing',
+    'TOOLSHED_EMAIL_IMAP_PASSWORD=… toolshed-email --imap-host imap.fastmail.com --imap-user me@fastmail.com --save-dir ~/Downloads/Mail',
   ],
 });
 
 /**
- * The `toolshed-email` bin, derived from the options schema, with the one
- * setting the schema has no key for: the SMTP server as a URL, which the bin
- * spreads over the SMTP variables before reading them.
+ * The `toolshed-email` bin, derived from the options schema, with the two
+ * settings the schema has no key for: the SMTP and IMAP servers as URLs,
+ * which the bin spreads over their variables before reading them.
  */
 export const emailCli: ServerCli<typeof emailServerOptions> = {
   ...derived,
@@ -41,6 +45,11 @@ export const emailCli: ServerCli<typeof emailServerOptions> = {
         name: 'TOOLSHED_EMAIL_SMTP_URL',
         description:
           'smtp://user:password@host:587 (STARTTLS) or smtps://…:465 (TLS), as providers print it; other SMTP settings win',
+      },
+      {
+        name: 'TOOLSHED_EMAIL_IMAP_URL',
+        description:
+          'imaps://user:password@host:993 (TLS) or imap://…:143 (STARTTLS), as providers print it; other IMAP settings win',
       },
     ],
   },

@@ -15,6 +15,12 @@ const defaultLimits = {
   sendsPerMinute: 5,
   sendsPerHour: 30,
   smtpTimeoutMs: 30_000,
+  maxSearchResults: 50,
+  maxBodyCharacters: 20_000,
+  maxSavedAttachmentBytes: 25_000_000,
+  maxCallBytes: 50_000_000,
+  maxMailboxes: 500,
+  imapTimeoutMs: 30_000,
 };
 const directory = mkdtempSync(join(tmpdir(), 'toolshed-email-options-'));
 
@@ -35,6 +41,17 @@ describe('emailServerOptions', () => {
       logRecipients: 'domain',
       log,
       dnsServers: ['127.0.0.1:53'],
+      imap: {
+        host: 'imap.example.com',
+        port: 993,
+        security: 'tls',
+        user: 'a',
+        password: 'b',
+        accessToken: 'c',
+        ca: 'PEM',
+      },
+      saveDirectory: directory,
+      allowMailboxChanges: true,
     } as const;
     expect(parseOptions(emailServerOptions, options, what)).toEqual({
       ...options,
@@ -47,6 +64,7 @@ describe('emailServerOptions', () => {
       allowAnyRecipient: false,
       skipConfirmation: false,
       logRecipients: 'hash',
+      allowMailboxChanges: false,
       limits: defaultLimits,
     });
   });
@@ -95,6 +113,10 @@ describe('emailServerOptions', () => {
       /smtp\.security: Invalid option/,
     ],
     ['a log that cannot be called', { log: 'stderr' }, /log: Expected a function/],
+    ['IMAP settings without a host', { imap: { user: 'a' } }, /imap\.host: required with any other IMAP setting/],
+    ['an IMAP host without a user', { imap: { host: 'h', password: 'p' } }, /imap\.user: required with an IMAP host/],
+    ['an IMAP security that does not exist', { imap: { host: 'h', user: 'u', security: 'ssl' } }, /imap\.security/],
+    ['mailbox changes without IMAP', { allowMailboxChanges: true }, /--allow-mailbox-changes needs an IMAP server/],
   ])('refuses %s with where it is', (_name, options, message) => {
     expect(() => createEmailServer(options as never)).toThrow(message);
     expect(() => createEmailServer(options as never)).toThrow(expect.objectContaining({ code: 'config_invalid' }));

@@ -1,4 +1,5 @@
 import type { PathGuard, RateLimiter } from '@toolshed/guards';
+import type { ComposedMessage } from './compose-message.ts';
 import type { EmailAddress } from './email-address.ts';
 import type { EmailLimits, RecipientLogging, SendLogEntry } from './email-server-options.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
@@ -6,7 +7,7 @@ import type { MailDelivery } from './mail-delivery.ts';
 import type { RecipientPolicy } from './recipient-policy.ts';
 import type { SendResult } from './send-result.ts';
 
-/** What the three tools share: one server's configuration and state. */
+/** What the sending tools share: one server's configuration and state. */
 export interface EmailServerContext {
   sender: EmailAddress;
   policy: RecipientPolicy;
@@ -19,4 +20,10 @@ export interface EmailServerContext {
   logRecipients: RecipientLogging;
   log: (entry: SendLogEntry) => void;
   dnsServers: readonly string[] | undefined;
+  /** Whether the reading tools are there, to point the model at the Sent mailbox. */
+  readsMail: boolean;
+  /** Messages (by fingerprint) whose send ended uncertain, with their Message-ID: only a new idempotency key sends them again. */
+  uncertainSends: Map<string, string>;
+  /** Keeps a copy of a message whose send ended uncertain; returns where, or undefined when there is no outbox for it. */
+  keepUncertain: (message: ComposedMessage) => Promise<string | undefined>;
 }

@@ -9,7 +9,7 @@ export type RecipientLogging = z.output<typeof emailServerOptions>['logRecipient
 /** One line of the send log: every send, refusal and failure. */
 export interface SendLogEntry {
   time: string;
-  event: 'sent' | 'failed' | 'refused' | 'declined' | 'replayed';
+  event: 'sent' | 'failed' | 'uncertain' | 'refused' | 'declined' | 'replayed';
   delivery: 'smtp' | 'outbox';
   messageId?: string | undefined;
   /** Hashed (`sha256:` and 16 hex digits of the lower-case address), domain only, or in full, per `logRecipients`. */
@@ -70,6 +70,58 @@ const smtpOptions: SmtpOptionsSchema = z.strictObject({
 /** Where SMTP delivery goes and how it logs in. */
 export type SmtpOptions = z.input<SmtpOptionsSchema>;
 
+type ImapOptionsShape = {
+  host: z.ZodString;
+  port: z.ZodOptional<z.ZodNumber>;
+  security: z.ZodOptional<SmtpSecurity>;
+  user: z.ZodString;
+  password: z.ZodOptional<z.ZodString>;
+  accessToken: z.ZodOptional<z.ZodString>;
+  ca: z.ZodOptional<z.ZodString>;
+};
+
+type ImapOptionsSchema = z.ZodObject<ImapOptionsShape, z.core.$strict>;
+
+const imapOptions: ImapOptionsSchema = z.strictObject({
+  host: z
+    .string({ error: (issue) => (issue.input === undefined ? 'required with any other IMAP setting' : undefined) })
+    .meta({
+      description: 'Read mail from this IMAP server; without one, there are no reading tools',
+      placeholder: 'HOST',
+    }),
+  port: z
+    .number(port)
+    .int(port)
+    .min(1, port)
+    .max(65_535, port)
+    .optional()
+    .meta({ description: 'The IMAP port; default 993, or 143 with `starttls`', placeholder: 'PORT' }),
+  security: z.enum(['tls', 'starttls', 'none']).optional().meta({
+    description:
+      '`tls` (default) from the first byte; `starttls` requires the upgrade, never silently plain; `none` only to 127.0.0.1 or ::1',
+  }),
+  user: z
+    .string({ error: (issue) => (issue.input === undefined ? 'required with an IMAP host' : undefined) })
+    .meta({ description: 'The IMAP login', placeholder: 'USER' }),
+  password: z
+    .string()
+    .optional()
+    .meta({ description: 'The IMAP password (an app password)', flag: false, env: 'TOOLSHED_EMAIL_IMAP_PASSWORD' }),
+  accessToken: z.string().optional().meta({
+    description: 'An OAuth2 access token, logged in with XOAUTH2 instead of the password',
+    flag: false,
+    env: 'TOOLSHED_EMAIL_IMAP_ACCESS_TOKEN',
+  }),
+  ca: z.string().optional().meta({
+    description:
+      "PEM certificates to trust besides the system's (the bin reads them from FILE); certificates are always verified",
+    placeholder: 'FILE',
+  }),
+});
+
+/** Where mail is read from and how to log in. */
+export type ImapOptions = z.input<ImapOptionsSchema>;
+
 type Limit = z.ZodDefault<z.ZodNumber>;
 
 type EmailLimitsShape = {
@@ -80,6 +132,12 @@ type EmailLimitsShape = {
   sendsPerMinute: Limit;
   sendsPerHour: Limit;
   smtpTimeoutMs: Limit;
+  maxSearchResults: Limit;
+  maxBodyCharacters: Limit;
+  maxSavedAttachmentBytes: Limit;
+  maxCallBytes: Limit;
+  maxMailboxes: Limit;
+  imapTimeoutMs: Limit;
 };
 
 type SendLogCallback = (entry: SendLogEntry) => void;
@@ -95,6 +153,9 @@ type EmailServerOptionsShape = {
   logRecipients: z.ZodDefault<z.ZodEnum<{ hash: 'hash'; domain: 'domain'; full: 'full' }>>;
   log: z.ZodOptional<z.ZodCustom<SendLogCallback, SendLogCallback>>;
   dnsServers: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
+  imap: z.ZodOptional<ImapOptionsSchema>;
+  saveDirectory: z.ZodOptional<z.ZodString>;
+  allowMailboxChanges: z.ZodDefault<z.ZodBoolean>;
   limits: z.ZodPrefault<z.ZodObject<EmailLimitsShape, z.core.$strict>>;
 };
 
@@ -116,7 +177,7 @@ export const emailServerOptions: z.ZodObject<EmailServerOptionsShape, z.core.$st
   smtp: smtpOptions.optional().meta({ description: 'Deliver through this SMTP server instead of the outbox' }),
   outboxDirectory: z.string().optional().meta({
     description:
-      'Without SMTP, each message is written here as an .eml file (created, mode 0700); default ~/.local/state/toolshed/email-outbox',
+      'Without SMTP, each message is written here as an .eml file (created, mode 0700); default ~/.local/state/toolshed/email-outbox. With SMTP, a send whose outcome is unknown is kept here',
     flag: 'outbox',
     placeholder: 'DIR',
   }),
@@ -148,6 +209,16 @@ export const emailServerOptions: z.ZodObject<EmailServerOptionsShape, z.core.$st
     description: 'DNS servers for the domain checks of validate_recipients; default the system resolver',
     placeholder: 'IP[:PORT]',
   }),
+  imap: imapOptions.optional().meta({ description: 'Read mail from this IMAP server' }),
+  saveDirectory: z.string().optional().meta({
+    description: 'The only directory save_attachment may write to; without it, attachments cannot be saved',
+    flag: 'save-dir',
+    placeholder: 'DIR',
+  }),
+  allowMailboxChanges: z.boolean().default(false).meta({
+    description:
+      'Offer move_message, flag_message, delete_message and save_draft; each change still needs the user to say yes',
+  }),
   limits: z
     .strictObject({
       maxRecipients: limitOption(
@@ -160,9 +231,18 @@ export const emailServerOptions: z.ZodObject<EmailServerOptionsShape, z.core.$st
       sendsPerMinute: limitOption(5, 'Sends in any 60 seconds (a sliding window)'),
       sendsPerHour: limitOption(30, 'Sends in any hour'),
       smtpTimeoutMs: limitOption(30_000, 'Milliseconds to connect, for the greeting, and for each SMTP reply'),
+      maxSearchResults: limitOption(50, 'Messages one search may return'),
+      maxBodyCharacters: limitOption(20_000, 'Characters of a message body read_message may return'),
+      maxSavedAttachmentBytes: limitOption(25_000_000, 'Bytes an attachment may have to be saved'),
+      maxCallBytes: limitOption(50_000_000, 'Bytes one call may fetch from the IMAP server'),
+      maxMailboxes: limitOption(500, 'Mailboxes list_mailboxes may return'),
+      imapTimeoutMs: limitOption(30_000, 'Milliseconds to connect, for the greeting, and for each IMAP reply'),
     })
     .prefault({})
-    .meta({ flagPrefix: '', description: 'How much a message may hold and how often mail may go out' }),
+    .meta({
+      flagPrefix: '',
+      description: 'How much a message may hold, how often mail may go out, and how much reading may fetch',
+    }),
 });
 
 export type EmailServerOptions = z.input<typeof emailServerOptions>;

@@ -137,13 +137,13 @@ describe('send_email over SMTP', () => {
     const message = { to: 'bob@example.com', subject: 'Maybe', text: 'x', idempotency_key: 'order-1234-confirmation' };
     const first = await call('send_email', message);
     expect(first.isError).toBe(true);
-    expect(textOf(first)).toMatch(/may or may not have been sent/);
+    expect(textOf(first)).toMatch(/Outcome unknown: .* it may have been sent/);
     const retry = await call('send_email', message);
     expect(retry.isError).toBe(true);
-    expect(textOf(retry)).toMatch(/may or may not have been sent/);
+    expect(textOf(retry)).toMatch(/Outcome unknown: .* it may have been sent/);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(smtp?.received).toHaveLength(1);
-    expect(log.map((entry) => entry.event)).toEqual(['failed']);
+    expect(log.map((entry) => entry.event)).toEqual(['uncertain']);
   });
 
   it('stops before sending when the call is cancelled while the user is being asked', async () => {

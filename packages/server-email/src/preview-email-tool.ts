@@ -23,9 +23,7 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
   return defineTool({
     name: 'preview_email',
     title: 'Preview email',
-    description:
-      'Build the exact message send_email would send, without sending: headers, bodies, attachments, size, and ' +
-      'every check that would block it.',
+    description: 'The exact message send_email would send, without sending, and every check that would block it.',
     input: z.object(messageArguments),
     output: z.object({
       would_send: z.boolean().describe('True when no check blocks the message now'),

@@ -26,6 +26,8 @@ const sendResultOutput = z.object({
     .describe('True when this idempotency key was already used for this message: the first result, nothing sent again'),
 });
 
+const maxUncertainRemembered = 10_000;
+
 function blockedError(blocked: readonly BlockingCheck[]): ToolError {
   return new ToolError(`Not sent. Fix these and call send_email again:\n${describeBlocked(blocked)}`);
 }
@@ -96,7 +98,24 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     );
   }
 
-  async function deliver(composed: ComposedMessage, record: ReturnType<typeof sendLog>): Promise<SendResult> {
+  /** What the model is told when a send may or may not have happened. */
+  function uncertainText(base: string, messageId: string, kept: string | undefined): string {
+    const check = context.readsMail
+      ? `Check before anything else: search_messages in the Sent mailbox (list_mailboxes shows the one marked \\Sent) with text "${messageId}" — if the provider files sent mail there — or ask the recipients.`
+      : `Ask the user to look for Message-ID ${messageId} in the Sent folder of the account, or to ask the recipients.`;
+    return [
+      `Outcome unknown: ${base}`,
+      `Message-ID ${messageId}.${kept === undefined ? '' : ` A copy is in the outbox as ${kept}.`}`,
+      check,
+      'Do not send it again on your own: a retry with the same idempotency key or with none is refused; only a new idempotency_key, once the user asks, sends it again.',
+    ].join(' ');
+  }
+
+  async function deliver(
+    composed: ComposedMessage,
+    record: ReturnType<typeof sendLog>,
+    print: string,
+  ): Promise<SendResult> {
     const slot = context.sends.take();
     if (!slot.allowed) {
       const reason = rateLimitReason(slot.window.limit, slot.window.windowMs, slot.retryAfterMs);
@@ -116,9 +135,27 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
         replayed: false,
       };
     } catch (error) {
-      record('failed', { reason: error instanceof Error ? error.message : String(error) });
-      throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof UncertainDeliveryError)) {
+        record('failed', { reason });
+        throw error;
+      }
+      context.uncertainSends.set(print, composed.messageId);
+      if (context.uncertainSends.size > maxUncertainRemembered) {
+        const oldest = context.uncertainSends.keys().next();
+        if (oldest.done !== true) context.uncertainSends.delete(oldest.value);
+      }
+      record('uncertain', { reason });
+      const kept = await context.keepUncertain(composed).catch(() => undefined);
+      throw new UncertainDeliveryError(uncertainText(reason, composed.messageId, kept));
     }
+  }
+
+  function uncertainRefusal(messageId: string): ToolError {
+    return new ToolError(
+      `Not sent: this same message was handed to the SMTP server before (Message-ID ${messageId}) and may have been sent. ` +
+        'Check first; to send it again anyway, call send_email with a new idempotency_key.',
+    );
   }
 
   async function replay(prepared: PreparedMessage, outcome: Promise<SendResult>): Promise<SendResult> {
@@ -154,6 +191,8 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     }
     if (key !== undefined && earlier?.kind === 'conflict') throw conflictError(key);
     if (earlier?.kind === 'replay') return replay(prepared, earlier.outcome);
+    const uncertain = context.uncertainSends.get(print);
+    if (key === undefined && uncertain !== undefined) throw uncertainRefusal(uncertain);
     const composed = prepared.composed;
     if (composed === undefined) throw blockedError(prepared.blocked);
 
@@ -161,12 +200,12 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     if (context.confirmationRequired) await confirmWithUser(prepared, composed, record, call);
     // The user has said yes (or is not asked): only now may anything happen.
     call.signal.throwIfAborted();
-    if (key === undefined) return deliver(composed, record);
+    if (key === undefined) return deliver(composed, record, print);
     // Another call with this key may have been confirmed while this one waited for its answer.
     const claim = context.idempotency.claim(
       key,
       print,
-      () => deliver(composed, record),
+      () => deliver(composed, record, print),
       (error) => error instanceof UncertainDeliveryError,
     );
     if (claim.kind === 'conflict') throw conflictError(key);
@@ -177,15 +216,14 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     name: 'send_email',
     title: 'Send email',
     description:
-      'Send an email from the fixed sender (no "from") to recipients the operator allows. The user confirms each ' +
-      'message; if they decline, do not retry. Returns the Message-ID, for in_reply_to in a reply.',
+      'Send an email (the sender is fixed) to recipients the operator allows. The user confirms each one; if ' +
+      'declined, do not retry. Returns the Message-ID, for in_reply_to.',
     input: z.object({
       ...messageArguments,
       idempotency_key: z
         .string()
-        .min(8)
-        .max(200)
-        .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+        // Checked, not advertised: each rule would cost tokens on every turn.
+        .refine((key) => /^[\x21-\x7e]{8,200}$/.test(key), '8 to 200 printable ASCII characters, no spaces')
         .optional()
         .describe('Any unique string; a retry with the same key sends nothing'),
     }),

@@ -12,9 +12,6 @@ interface SmtpFailure extends Error {
   rejectedErrors?: SmtpFailure[];
 }
 
-// Failures that happen before any part of the message leaves: nothing was sent.
-const beforeSending = new Set(['ECONNECTION', 'EDNS', 'ETLS', 'EAUTH', 'ENOAUTH', 'EOAUTH2', 'EENVELOPE', 'EPROTOCOL']);
-
 function describeFailure(failure: SmtpFailure): string {
   return failure.response ?? failure.message;
 }
@@ -25,23 +22,54 @@ function describeFailure(failure: SmtpFailure): string {
  * verified, timeouts on connecting, the greeting and every reply, no file or
  * URL access from message content.
  */
+/**
+ * A logger for one send that notes only whether the client sent `DATA`:
+ * after it, the message may have been accepted even when no reply came.
+ */
+function dataWatcher(): { readonly sent: boolean; logger: Record<string, (...entry: unknown[]) => void> } {
+  const watcher = {
+    sent: false,
+    logger: {
+      debug(entry: unknown, message: unknown) {
+        if ((entry as { tnx?: string } | undefined)?.tnx === 'client' && String(message).toUpperCase() === 'DATA') {
+          watcher.sent = true;
+        }
+      },
+      trace() {},
+      info() {},
+      warn() {},
+      error() {},
+      fatal() {},
+    },
+  };
+  return watcher;
+}
+
+/**
+ * SMTP through nodemailer, one connection a send: TLS as the operator chose
+ * it (STARTTLS required by default, never silently plain), certificates
+ * verified, timeouts on connecting, the greeting and every reply, no file or
+ * URL access from message content. A failure before `DATA` surely sent
+ * nothing; a broken connection or a lost reply after it is uncertain.
+ */
 export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): MailDelivery {
   const security = options.security ?? 'starttls';
   const port = options.port ?? (security === 'tls' ? 465 : 587);
-  const transport = createTransport({
+  const settings = {
     host: options.host,
     port,
     secure: security === 'tls',
     requireTLS: security === 'starttls',
     ignoreTLS: security === 'none',
     ...(options.user === undefined ? {} : { auth: { user: options.user, pass: options.password ?? '' } }),
-    tls: { minVersion: 'TLSv1.2', ...(options.ca === undefined ? {} : { ca: options.ca }) },
+    tls: { minVersion: 'TLSv1.2' as const, ...(options.ca === undefined ? {} : { ca: options.ca }) },
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
     disableFileAccess: true,
     disableUrlAccess: true,
-  });
+  };
+  const transport = createTransport(settings);
   const where = `${options.host}:${port}`;
   return {
     kind: 'smtp',
@@ -60,8 +88,11 @@ export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): Mai
       }
     },
     async deliver(message) {
+      // A transport of its own, so that what its log says is about this message alone.
+      const data = dataWatcher();
+      const sending = createTransport({ ...settings, logger: data.logger, transactionLog: true });
       try {
-        const info = await transport.sendMail({ envelope: message.envelope, raw: message.raw });
+        const info = await sending.sendMail({ envelope: message.envelope, raw: message.raw });
         const rejectedErrors = ((info as { rejectedErrors?: SmtpFailure[] }).rejectedErrors ?? []).map(describeFailure);
         return {
           accepted: info.accepted.map(String),
@@ -73,15 +104,17 @@ export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): Mai
         };
       } catch (error) {
         const failure = error as SmtpFailure;
-        if (failure.responseCode !== undefined || beforeSending.has(failure.code ?? '')) {
+        if (!data.sent || failure.responseCode !== undefined) {
           const rejected = failure.rejected?.length ? ` (refused: ${failure.rejected.join(', ')})` : '';
           throw new ToolError(
             `The SMTP server did not take the message${rejected}: ${describeFailure(failure)}. Nothing was sent.`,
           );
         }
         throw new UncertainDeliveryError(
-          `The connection to the SMTP server failed while sending (${failure.code ?? failure.message}); the message may or may not have been sent. Ask the user to check before sending it again.`,
+          `The connection to the SMTP server ${where} ended after the message was handed over (${failure.code ?? failure.message}), before the server confirmed it: it may have been sent.`,
         );
+      } finally {
+        sending.close();
       }
     },
     close() {

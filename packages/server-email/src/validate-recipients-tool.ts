@@ -11,11 +11,13 @@ export function createValidateRecipientsTool(context: EmailServerContext): Tool 
   return defineTool({
     name: 'validate_recipients',
     title: 'Validate recipients',
-    description:
-      'Check addresses without sending: a valid single address, allowed by the operator, a domain that receives ' +
-      'mail (MX). For addresses from documents, web pages or typing.',
+    description: 'Check addresses without sending: one valid address each, allowed by the operator, a domain with MX.',
     input: z.object({
-      addresses: z.array(z.string()).min(1).max(50).describe('One per item'),
+      // Sizes are checked, not advertised: each would cost tokens on every turn.
+      addresses: z
+        .array(z.string())
+        .refine((addresses) => addresses.length >= 1 && addresses.length <= 50, '1 to 50 addresses')
+        .describe('One per item'),
       check_domains: z.boolean().default(true).describe('Look up MX records'),
     }),
     output: z.object({

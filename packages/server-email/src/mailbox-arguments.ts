@@ -1,0 +1,23 @@
+import * as z from 'zod';
+
+/**
+ * A short string checked at run time only: the checks stay out of the
+ * advertised schema, which a model pays for on every turn.
+ */
+export function shortText(maxLength: number): z.ZodString {
+  return z
+    .string()
+    .refine(
+      (value) => value.length >= 1 && value.length <= maxLength && !/\p{Cc}/u.test(value),
+      `1 to ${maxLength} characters, no control characters`,
+    );
+}
+
+/** A mailbox name as list_mailboxes gives it; INBOX when left out. */
+export const mailboxArgument: z.ZodDefault<z.ZodString> = shortText(1000).default('INBOX');
+
+/**
+ * One message's UID: one positive integer, never a set or range such as
+ * `1:*` or `1,2`, so one call can touch one message only.
+ */
+export const uidArgument: z.ZodNumber = z.number().int().min(1).max(4_294_967_295);
