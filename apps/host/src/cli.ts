@@ -4,12 +4,14 @@
  */
 
 import { existsSync } from 'node:fs';
-import { type CallToolResult, defineCli, httpCliOptions, LocalError, runCli, serve } from '@toolshed/mcp-core';
+import { type CallToolResult, defineCli, httpCliOptions, LocalError, runCli } from '@toolshed/mcp-core';
 import { connectCliClient } from './cli/host-client.ts';
 import { resolveConfig, startHost } from './cli/load-host.ts';
 import { formatResult } from './cli/print-result.ts';
 import { reloadOnChange } from './cli/reload-on-change.ts';
 import { runSelftest } from './cli/selftest-command.ts';
+import { serveWithConsoleTokens } from './cli/serve-with-console-tokens.ts';
+import { checkConsoleOptions, consoleCliOptions, startConsole } from './cli/start-console.ts';
 import { toolCallParams } from './cli/tool-call-params.ts';
 import { formatToolTable, startFailures } from './cli/tools-command.ts';
 import { hostVersion } from './host-version.ts';
@@ -31,8 +33,12 @@ const commands = {
     name: 'toolshed serve',
     version,
     summary: 'Serve every configured MCP server behind one endpoint, over stdio or Streamable HTTP',
-    options: { ...configOption, ...httpCliOptions },
-    examples: ['toolshed serve', 'toolshed serve --config ~/.config/toolshed.json --http 127.0.0.1:3000'],
+    options: { ...configOption, ...httpCliOptions, ...consoleCliOptions },
+    examples: [
+      'toolshed serve',
+      'toolshed serve --config ~/.config/toolshed.json --http 127.0.0.1:3000',
+      'toolshed serve --console 3100',
+    ],
   }),
   tools: defineCli({
     name: 'toolshed tools',
@@ -86,14 +92,17 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
   process.stdout.write(`${version}\n`);
 } else if (name === 'serve') {
   await runCli(commands.serve, rest, env, async (values) => {
+    checkConsoleOptions(values);
     const host = await startHost(resolveConfig(values.config, env), env);
+    const consoleServer = await startConsole(host, values, env, (line) => process.stderr.write(`toolshed: ${line}\n`));
     const reloading = reloadOnChange(host, {
       path: values.config ?? (existsSync('toolshed.json') ? 'toolshed.json' : undefined),
       load: () => resolveConfig(values.config, env),
       log: (line) => process.stderr.write(`toolshed: ${line}\n`),
     });
-    await serve(host.server, values, env);
+    await serveWithConsoleTokens(host.server, values, env, consoleServer?.tokens);
     reloading.close();
+    await consoleServer?.handle.close();
     await host.close();
   });
 } else if (name === 'tools') {

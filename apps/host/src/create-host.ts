@@ -7,6 +7,7 @@ import { createCatalogSync } from './compose/catalog-sync.ts';
 import { createToolShelf } from './compose/tool-shelf.ts';
 import { createToolSync, type HostToolRow } from './compose/tool-sync.ts';
 import type { HostConfig, HostOptions, ServerEntry, ToolList } from './config/host-config.ts';
+import { ApprovalBroker } from './console/approval-broker.ts';
 import { hostVersion } from './host-version.ts';
 import { createCallToolTool } from './search/call-tool-tool.ts';
 import { createFindToolsTool } from './search/find-tools-tool.ts';
@@ -59,6 +60,8 @@ export interface Host {
    */
   reload(config: HostConfig): Promise<ReloadSummary>;
   tools(): HostToolRow[];
+  /** The calls waiting for a decision in the console; a console attaches to it to decide them. */
+  readonly approvals: ApprovalBroker;
   /** Calls `listener` with how each tool call ended (the audit log's line for it); returns the unsubscribe. */
   onCallFinished(listener: (entry: AuditEntry) => void): () => void;
   close(): Promise<void>;
@@ -114,9 +117,10 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
   });
   // Closing the server (stdin ended, a signal, host.close) ends every upstream with it.
   const upstreamsClosed = () =>
-    Promise.all(upstreams.map((upstream) => upstream.stop())).then(() => {
+    Promise.all([approvals.close(), ...upstreams.map((upstream) => upstream.stop())]).then(() => {
       audit?.close();
     });
+  const approvals = new ApprovalBroker({ timeLimitMs: () => settings.approval.consoleTimeLimitMs });
   const limiters = new Map<Upstream, CallLimiter | undefined>();
   const shelf = createToolShelf(server);
   const searchTools = [
@@ -131,6 +135,8 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     audit: auditSink,
     limiterFor: (upstream) => limiters.get(upstream),
     hostTimeoutMs: () => settings.toolTimeoutMs,
+    approvals,
+    hostApprovalMode: () => settings.approval.mode,
   });
   const catalog = createCatalogSync({ server, separator: () => settings.separator, log });
   const syncAll = () => {
@@ -209,6 +215,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
       await Promise.all(starting.map((upstream) => upstream.start()));
       return summary;
     },
+    approvals,
     tools() {
       return toolSync.rows();
     },

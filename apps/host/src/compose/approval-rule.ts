@@ -1,5 +1,5 @@
 import type { ToolAnnotations } from '@toolshed/mcp-core';
-import type { HostSettings } from '../config/host-config.ts';
+import type { ApprovalMode, HostSettings } from '../config/host-config.ts';
 import { matchesPattern } from './tool-names.ts';
 
 export type ApprovalRequirement =
@@ -27,4 +27,16 @@ export function approvalRequirement(
   if (annotations?.readOnlyHint === true) return { required: false, because: 'read-only' };
   if (annotations?.destructiveHint === false) return { required: false, because: 'not destructive' };
   return { required: true, because: 'destructive' };
+}
+
+/** The mode for one tool: the first of the server's `approval.modes` patterns it matches, else the server's, else the host's. */
+export function approvalMode(
+  tool: string,
+  approval: HostSettings['approval'],
+  hostDefault: ApprovalMode = 'elicit-or-console',
+): ApprovalMode {
+  for (const [pattern, mode] of Object.entries(approval?.modes ?? {})) {
+    if (matchesPattern(tool, pattern)) return mode;
+  }
+  return approval?.mode ?? hostDefault;
 }

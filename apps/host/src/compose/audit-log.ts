@@ -10,7 +10,7 @@ export type AuditEntry = {
   tool: string;
   upstream_tool: string;
   arguments_sha256: string;
-  approval: 'not_required' | 'waived' | 'approved' | 'declined' | 'cancelled' | 'unavailable';
+  approval: 'not_required' | 'waived' | 'approved' | 'declined' | 'cancelled' | 'expired' | 'unavailable';
   duration_ms: number;
   outcome: 'ok' | 'tool_error' | 'error' | 'cancelled' | 'timeout' | 'rate_limited' | 'refused';
   error?: string;

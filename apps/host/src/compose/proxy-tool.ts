@@ -7,14 +7,17 @@ import {
   toolError,
 } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import type { ApprovalMode } from '../config/host-config.ts';
+import type { ApprovalBroker } from '../console/approval-broker.ts';
 import { UpstreamInputError } from '../upstream/input-required-rounds.ts';
 import type { Upstream } from '../upstream/upstream.ts';
 import { UpstreamClosedError, UpstreamRpcError } from '../upstream/upstream-errors.ts';
-import { approvalRequirement } from './approval-rule.ts';
+import { approvalMode, approvalRequirement } from './approval-rule.ts';
 import { type AuditEntry, argumentsDigest } from './audit-log.ts';
 import { callDeadline } from './call-deadline.ts';
 import type { CallLimiter } from './call-limiter.ts';
-import { ParkedUpstreamCall, ParkedUpstreamCalls } from './parked-upstream-calls.ts';
+import { previewOf, waitForConsoleApproval } from './console-approval.ts';
+import { ParkedUpstreamCall, ParkedUpstreamCalls, parkedCallLifetimeMs } from './parked-upstream-calls.ts';
 
 export interface ProxyToolOptions {
   upstream: Upstream;
@@ -27,6 +30,10 @@ export interface ProxyToolOptions {
   limiter: CallLimiter | undefined;
   /** The host-wide time limit now, for servers without their own (a reload may change it). */
   hostTimeoutMs(): number | undefined;
+  /** Where calls wait for a decision in the console; undefined when the host has none. */
+  approvals?: ApprovalBroker | undefined;
+  /** The host-wide approval mode now, for servers that set none. Default `elicit-or-console`. */
+  hostApprovalMode?: (() => ApprovalMode) | undefined;
 }
 
 /** A call nobody answers must still end: long enough for real work, and a server's own setting wins. */
@@ -78,6 +85,13 @@ function serverRequestHandler(context: CallContext) {
   };
 }
 
+/** Whether the caller's client can put a form question to its user (elicitation in form mode). */
+function canAsk(context: CallContext): boolean {
+  const elicitation = (context.client.capabilities as { elicitation?: { form?: unknown; url?: unknown } }).elicitation;
+  // An elicitation capability with no mode predates modes and means forms.
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+}
+
 /** Whether the caller answers questions by retrying its request (the 2026 era) rather than in the middle of it. */
 function asksByRetry(context: CallContext): boolean {
   return context.protocolVersion >= '2026-07-28';
@@ -120,6 +134,13 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
   const requirement = approvalRequirement(descriptor.name, descriptor.annotations, settings.approval);
   const parked = new ParkedUpstreamCalls();
   /**
+   * A 2026-era call approved in the console that then answers an upstream's
+   * question by retrying: the retry runs from the top and must not be put to
+   * the console again. Held by the caller and the exact arguments until the
+   * call ends, and never longer than a parked call lives.
+   */
+  const consoleGrants = new Map<string, number>();
+  /**
    * A 2026-era caller answers a question by retrying its request, and a
    * legacy upstream waits for the answer in the middle of its call: the call
    * is parked between attempts and resumed by the retry, never sent twice.
@@ -156,6 +177,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         : requirement.because === 'operator waived'
           ? 'waived'
           : 'not_required';
+      const grantKey = asksByRetry(context) ? ParkedUpstreamCalls.keyOf(context, args) : undefined;
       const finish = (outcome: AuditEntry['outcome'], error?: string) => {
         const entry: AuditEntry = {
           time: new Date().toISOString(),
@@ -170,6 +192,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           ...(error === undefined ? {} : { error }),
         };
         audit?.write(entry);
+        if (grantKey !== undefined) consoleGrants.delete(grantKey);
       };
 
       // Checked before asking the human, taken after: a 2026-era caller runs this from the top once per answer.
@@ -178,31 +201,79 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         finish('rate_limited', limitedNow);
         return toolError(limitedNow);
       }
-      if (requirement.required) {
+      const grant = grantKey === undefined ? undefined : consoleGrants.get(grantKey);
+      if (requirement.required && grant !== undefined && grant > Date.now()) {
+        approval = 'approved';
+      } else if (requirement.required) {
         const why =
           requirement.because === 'operator rule'
             ? 'the operator requires approval for it'
             : 'it may change or delete things';
-        // A client that cannot ask makes confirm throw (the engine fails closed); that is a refusal too.
-        const decision = await context
-          .confirm(
-            `Allow ${exposedName} (${descriptor.name} on ${settings.name})? ${why[0]?.toUpperCase()}${why.slice(1)}.\n\nArguments:\n${quoteArguments(args)}`,
-          )
-          .catch((): ConfirmOutcome => {
-            if (context.signal.aborted) throw context.signal.reason;
-            return { confirmed: false, action: 'unavailable' };
-          });
-        if (!decision.confirmed) {
-          approval =
-            decision.action === 'decline' ? 'declined' : decision.action === 'cancel' ? 'cancelled' : 'unavailable';
-          const message =
-            decision.action === 'unavailable'
-              ? `${exposedName} needs a human's approval, and this client cannot ask for it; it was not run. Use a client that supports elicitation, or ask the operator.`
-              : `The user ${decision.action === 'decline' ? 'declined' : 'dismissed'} ${exposedName}; it was not run. Do not retry unless the user asks.`;
-          finish('refused', message);
-          return toolError(message);
+        const mode = approvalMode(descriptor.name, settings.approval, options.hostApprovalMode?.());
+        const broker = options.approvals;
+        const inConsole =
+          mode === 'console' || (mode === 'elicit-or-console' && !canAsk(context) && broker?.consoleUrl !== undefined);
+        if (inConsole) {
+          if (broker?.consoleUrl === undefined) {
+            const message = `${exposedName} needs a human's approval in the Toolshed console, and no console is running; it was not run. Ask the operator to start the host with --console.`;
+            finish('refused', message);
+            return toolError(message);
+          }
+          const preview = await previewOf(upstream, descriptor.name, args, context.signal);
+          const verdict = await waitForConsoleApproval(
+            broker,
+            {
+              caller: callerOf(context),
+              server: settings.name,
+              tool: exposedName,
+              upstreamTool: descriptor.name,
+              arguments: args,
+              argumentsDigest: argumentsDigest(args),
+              reason: `${why[0]?.toUpperCase()}${why.slice(1)}.`,
+              ...(preview === undefined ? {} : { preview }),
+            },
+            context,
+          );
+          if (verdict.decision === 'cancelled' && context.signal.aborted) {
+            finish('cancelled');
+            throw context.signal.reason;
+          }
+          if (verdict.decision !== 'approved') {
+            approval =
+              verdict.decision === 'denied' ? 'declined' : verdict.decision === 'expired' ? 'expired' : 'cancelled';
+            const message =
+              verdict.decision === 'denied'
+                ? `A human denied ${exposedName} in the Toolshed console; it was not run. Do not retry unless the user asks.`
+                : verdict.decision === 'expired'
+                  ? `Nobody approved ${exposedName} in the Toolshed console within ${Math.round(broker.timeLimitMs / 1000)} s; it was not run. Ask the user to approve it there, then call it again.`
+                  : `${exposedName} was not run: the console stopped before anyone decided.`;
+            finish('refused', message);
+            return toolError(message);
+          }
+          approval = 'approved';
+          if (grantKey !== undefined) consoleGrants.set(grantKey, Date.now() + parkedCallLifetimeMs);
+        } else {
+          // A client that cannot ask makes confirm throw (the engine fails closed); that is a refusal too.
+          const decision = await context
+            .confirm(
+              `Allow ${exposedName} (${descriptor.name} on ${settings.name})? ${why[0]?.toUpperCase()}${why.slice(1)}.\n\nArguments:\n${quoteArguments(args)}`,
+            )
+            .catch((): ConfirmOutcome => {
+              if (context.signal.aborted) throw context.signal.reason;
+              return { confirmed: false, action: 'unavailable' };
+            });
+          if (!decision.confirmed) {
+            approval =
+              decision.action === 'decline' ? 'declined' : decision.action === 'cancel' ? 'cancelled' : 'unavailable';
+            const message =
+              decision.action === 'unavailable'
+                ? `${exposedName} needs a human's approval, and this client cannot ask for it; it was not run. Use a client that supports elicitation, or ask the operator${mode === 'elicit' ? '' : ' to start the host with --console, where a human can approve it'}.`
+                : `The user ${decision.action === 'decline' ? 'declined' : 'dismissed'} ${exposedName}; it was not run. Do not retry unless the user asks.`;
+            finish('refused', message);
+            return toolError(message);
+          }
+          approval = 'approved';
         }
-        approval = 'approved';
       }
       const limited = limiter?.take();
       if (limited !== undefined) {

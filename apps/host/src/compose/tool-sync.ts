@@ -1,4 +1,6 @@
 import type { ToolAnnotations, ToolDescriptor } from '@toolshed/mcp-core';
+import type { ApprovalMode } from '../config/host-config.ts';
+import type { ApprovalBroker } from '../console/approval-broker.ts';
 import type { Upstream, UpstreamState } from '../upstream/upstream.ts';
 import { approvalRequirement } from './approval-rule.ts';
 import { type AssignedName, assignToolNames } from './assign-tool-names.ts';
@@ -29,6 +31,10 @@ export interface ToolSyncOptions {
   limiterFor(upstream: Upstream): CallLimiter | undefined;
   /** The `toolshed.toolTimeoutMs` now. */
   hostTimeoutMs(): number | undefined;
+  /** Where calls wait for a decision in the console. */
+  approvals?: ApprovalBroker | undefined;
+  /** The `toolshed.approval.mode` now. */
+  hostApprovalMode?: (() => ApprovalMode) | undefined;
 }
 
 type AssignedTool = AssignedName<Upstream, { owner: Upstream; descriptor: ToolDescriptor; name: string }>;
@@ -92,6 +98,8 @@ export function createToolSync(options: ToolSyncOptions): {
             audit: options.audit,
             limiter: options.limiterFor(upstream),
             hostTimeoutMs: options.hostTimeoutMs,
+            approvals: options.approvals,
+            hostApprovalMode: options.hostApprovalMode,
           }),
         });
         exposed.set(name, tool);

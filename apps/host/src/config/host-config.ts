@@ -8,7 +8,16 @@ export type HostSettings = {
   toolTimeoutMs?: number | undefined;
   rateLimit?: { perMinute?: number | undefined; perHour?: number | undefined } | undefined;
   /** Tools (patterns with `*`) that need a human yes although not destructive, or that do not although they are. */
-  approval?: { require?: string[] | undefined; skip?: string[] | undefined } | undefined;
+  approval?:
+    | {
+        require?: string[] | undefined;
+        skip?: string[] | undefined;
+        /** Where the yes comes from for this server's tools; default the host's `approval.mode`. */
+        mode?: ApprovalMode | undefined;
+        /** Per-tool modes by pattern; the first match wins over `mode`. */
+        modes?: Record<string, ApprovalMode> | undefined;
+      }
+    | undefined;
   disabled?: boolean | undefined;
 };
 
@@ -35,7 +44,20 @@ export type HostOptions = {
    * pays for hundreds of tools the price of three.
    */
   toolList: ToolList;
+  approval: {
+    /** Where a human's yes comes from, for servers that set no mode of their own. Default `elicit-or-console`. */
+    mode: ApprovalMode;
+    /** How long a call waits for a decision in the console. Default 5 minutes. */
+    consoleTimeLimitMs: number;
+  };
 };
+
+/**
+ * Where a human's yes comes from: the calling client (`elicit`), the web
+ * console (`console`), or the client when it can ask and the console when
+ * it cannot (`elicit-or-console`).
+ */
+export type ApprovalMode = 'elicit' | 'console' | 'elicit-or-console';
 
 export type ToolList = 'full' | 'search';
 

@@ -39,6 +39,7 @@ describe('parseHostConfig', () => {
       audit: { enabled: true, maxBytes: 10_485_760, files: 5 },
       maxRestarts: 5,
       toolList: 'full',
+      approval: { mode: 'elicit-or-console', consoleTimeLimitMs: 300_000 },
     });
   });
 
@@ -103,6 +104,7 @@ describe('parseHostConfig', () => {
       audit: { enabled: true, path: '/home/me/audit.jsonl', maxBytes: 4096, files: 5 },
       maxRestarts: 2,
       toolList: 'full',
+      approval: { mode: 'elicit-or-console', consoleTimeLimitMs: 300_000 },
     });
     expect(config.servers[0]).toMatchObject({
       url: 'https://api.example.com/mcp',

@@ -6,6 +6,8 @@ import { type Json, parseConfigJson } from './config-json.ts';
 import { resolveVariablesIn, workspaceFolderOf } from './config-variables.ts';
 import { type HostConfig, type ServerEntry, type ToolshedPackage, toolshedPackages } from './host-config.ts';
 
+const approvalModeSchema = z.enum(['elicit', 'console', 'elicit-or-console']);
+
 /** Per-server host settings, allowed on every kind of entry. */
 const hostSettings = {
   tools: z
@@ -26,6 +28,8 @@ const hostSettings = {
     .strictObject({
       require: z.array(z.string().min(1)).optional(),
       skip: z.array(z.string().min(1)).optional(),
+      mode: approvalModeSchema.optional(),
+      modes: z.record(z.string().min(1), approvalModeSchema).optional(),
     })
     .optional(),
   disabled: z.boolean().optional(),
@@ -77,6 +81,16 @@ const hostOptionsSchema = z.strictObject({
   maxRestarts: z.number().int().min(0).default(5),
   toolTimeoutMs: z.number().int().min(1).optional(),
   toolList: z.enum(['full', 'search']).default('full'),
+  approval: z
+    .strictObject({
+      mode: approvalModeSchema.default('elicit-or-console'),
+      consoleTimeLimitMs: z
+        .number()
+        .int()
+        .min(1)
+        .default(5 * 60_000),
+    })
+    .default({ mode: 'elicit-or-console', consoleTimeLimitMs: 5 * 60_000 }),
 });
 
 function invalid(source: string, path: readonly (string | number)[], message: string): LocalError {

@@ -19,6 +19,7 @@ export function embeddedDefaults(env: NodeJS.ProcessEnv = process.env): HostConf
       audit: { enabled: true, maxBytes: 10 * 1024 * 1024, files: 5 },
       maxRestarts: 5,
       toolList: 'full',
+      approval: { mode: 'elicit-or-console', consoleTimeLimitMs: 5 * 60_000 },
     },
     servers: [
       {

@@ -86,6 +86,11 @@ export class Upstream {
     this.#options = options;
   }
 
+  /** Restarts after crashes since it last stayed up a minute. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
   get pid(): number | undefined {
     return this.#child?.pid;
   }
