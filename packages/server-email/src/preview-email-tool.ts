@@ -1,4 +1,4 @@
-import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
+import { defineTool, structuredResult, type Tool, textContent } from '@toolshed/mcp-core';
 import { detectMimeType } from 'nodemailer/lib/mime-funcs';
 import * as z from 'zod';
 import { describeAddress, type EmailAddress } from './email-address.ts';
@@ -90,7 +90,7 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
         prepared.blocked.length === 0
           ? `This message (${preview.size_bytes} bytes) would be sent${context.confirmationRequired ? ' once the user confirms it' : ''}.`
           : `send_email would refuse this message:\n${describeBlocked(prepared.blocked)}`;
-      return structuredResult(preview, { text: verdict });
+      return structuredResult(preview, { content: [textContent(verdict)] });
     },
   });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type CallContext, defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
+import { type CallContext, defineTool, structuredResult, type Tool, ToolError, textContent } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { ComposedMessage } from './compose-message.ts';
 import { confirmationMessage } from './confirmation-message.ts';
@@ -232,7 +232,8 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     async run({ idempotency_key: key, ...input }, call) {
       const prepared = await prepareMessage(context, input, call.signal);
       const result = await send(prepared, key, fingerprint(input), call);
-      return structuredResult(result, { text: summarize(result) });
+      // The JSON mirror first, as the specification recommends; the sentence for the model after it.
+      return structuredResult(result, { content: [textContent(summarize(result))] });
     },
   });
 }

@@ -1,4 +1,4 @@
-import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
+import { defineTool, structuredResult, type Tool, textContent } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { createDomainChecker, type DomainMail } from './domain-check.ts';
 import { parseEmailAddress } from './email-address.ts';
@@ -101,7 +101,10 @@ export function createValidateRecipientsTool(context: EmailServerContext): Tool 
         .filter((result) => result.problems.length > 0)
         .map((result) => `\n- ${result.input}: ${result.problems.join(' ')}`)
         .join('')}`;
-      return structuredResult({ results, recipient_rule: context.policy.description }, { text: summary });
+      return structuredResult(
+        { results, recipient_rule: context.policy.description },
+        { content: [textContent(summary)] },
+      );
     },
   });
 }

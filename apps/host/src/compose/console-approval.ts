@@ -29,10 +29,12 @@ export async function previewOf(
     const result = (await upstream.call(preview.name, args, {
       signal: AbortSignal.any([signal, AbortSignal.timeout(previewTimeLimitMs)]),
     })) as CallToolResult;
-    const text = result.content
-      .map((block) => (block.type === 'text' ? block.text : ''))
-      .filter(Boolean)
-      .join('\n');
+    const texts = result.content.map((block) => (block.type === 'text' ? block.text : '')).filter(Boolean);
+    // A structured result's first text is its JSON mirror: the sentences for a reader first, then the data laid out.
+    const text =
+      result.structuredContent === undefined
+        ? texts.join('\n')
+        : [...texts.slice(1), JSON.stringify(result.structuredContent, null, 2)].join('\n');
     if (text === '') return undefined;
     return text.length > previewMaxCharacters ? `${text.slice(0, previewMaxCharacters)}…` : text;
   } catch {

@@ -118,6 +118,10 @@ export function startEachTest(): (options?: EmailHarnessOptions) => Promise<Emai
 }
 
 /** The text of a result's first block. */
+/** Every text block of a result, in order: a structured result's JSON mirror, then its sentence for the model. */
 export function textOf(result: CallResult): string {
-  return result.content[0]?.text ?? '';
+  return result.content
+    .map((block) => block.text)
+    .filter((text) => text !== undefined)
+    .join('\n');
 }
