@@ -22,9 +22,11 @@ it('pins the public API: adding to it is a decision', () => {
     'defineTool',
     'embeddedResourceContent',
     'formatCliHelp',
+    'hostHeaderName',
     'httpCliOptions',
     'httpOptionsFromCli',
     'imageContent',
+    'isLoopbackAddress',
     'latestLegacyProtocolVersion',
     'latestProtocolVersion',
     'legacyProtocolVersions',
@@ -49,18 +51,26 @@ it('pins the public API: adding to it is a decision', () => {
     'withOptionsTable',
   ]);
   expect(Object.keys(testing).sort()).toEqual([
+    'alivePids',
     'binTestCases',
     'checkBin',
+    'childExited',
     'connectBareClient',
     'connectInMemory',
     'connectTestClient',
     'createSpecValidator',
     'expectedProtocolVersion',
+    'freeLoopbackPort',
+    'loopbackPortAnswers',
     'optionsTableProblems',
+    'processTree',
     'recordMessages',
+    'serviceGate',
     'spawnHttpServer',
     'specSchemaVersions',
+    'startServiceProcess',
     'testClientKinds',
+    'unprivilegedIds',
   ]);
 });
 

@@ -110,6 +110,7 @@ export {
 export { defineTool, type Tool, type ToolDefinitionInput, type ToolRunResult } from './tools/define-tool.ts';
 export type { HttpAuthOptions, JwtAuthOptions, StaticBearerToken } from './transports/http/auth/http-auth-options.ts';
 export type { HttpServeOptions } from './transports/http/http-options.ts';
+export { hostName as hostHeaderName, isLoopbackAddress } from './transports/http/origin-guard.ts';
 export { type HttpServerHandle, serveHttp } from './transports/http/serve-http.ts';
 export { createInMemoryTransportPair } from './transports/in-memory-transport.ts';
 export { createStdioServerTransport, type StdioServerTransportOptions } from './transports/stdio-server-transport.ts';

@@ -36,6 +36,10 @@ type SmtpOptionsSchema = z.ZodObject<SmtpOptionsShape, z.core.$strict>;
 
 const port = { error: 'must be a port number, 1 to 65535' };
 
+function portOption(description: string): z.ZodOptional<z.ZodNumber> {
+  return z.number(port).int(port).min(1, port).max(65_535, port).optional().meta({ description, placeholder: 'PORT' });
+}
+
 // No defaults inside: the bin would fill them in and so turn SMTP on for every run.
 const smtpOptions: SmtpOptionsSchema = z.strictObject({
   host: z
@@ -44,13 +48,7 @@ const smtpOptions: SmtpOptionsSchema = z.strictObject({
       description: 'Send through this SMTP server; without one, messages are written to the outbox',
       placeholder: 'HOST',
     }),
-  port: z
-    .number(port)
-    .int(port)
-    .min(1, port)
-    .max(65_535, port)
-    .optional()
-    .meta({ description: 'The SMTP port; default 587, or 465 with `tls`', placeholder: 'PORT' }),
+  port: portOption('The SMTP port; default 587, or 465 with `tls`'),
   security: z.enum(['starttls', 'tls', 'none']).optional().meta({
     description:
       '`starttls` (default) requires the upgrade, never silently plain; `tls` from the first byte (port 465); `none` only for a relay on this machine',
@@ -89,13 +87,7 @@ const imapOptions: ImapOptionsSchema = z.strictObject({
       description: 'Read mail from this IMAP server; without one, there are no reading tools',
       placeholder: 'HOST',
     }),
-  port: z
-    .number(port)
-    .int(port)
-    .min(1, port)
-    .max(65_535, port)
-    .optional()
-    .meta({ description: 'The IMAP port; default 993, or 143 with `starttls`', placeholder: 'PORT' }),
+  port: portOption('The IMAP port; default 993, or 143 with `starttls`'),
   security: z.enum(['tls', 'starttls', 'none']).optional().meta({
     description:
       '`tls` (default) from the first byte; `starttls` requires the upgrade, never silently plain; `none` only to 127.0.0.1 or ::1',

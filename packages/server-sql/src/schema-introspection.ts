@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { closestNames } from './closest-names.ts';
-import { QueryFailure } from './query-failure.ts';
+import { unknownTable } from './unknown-table.ts';
 
 /**
  * Schema reads for list_tables, describe_table and the schema resource. Table
@@ -65,15 +65,7 @@ function findTable(connection: Database.Database, table: string): SchemaObject {
     objects.find((object) => object.name.toLowerCase() === table.toLowerCase());
   if (found !== undefined) return found;
   const names = objects.map((object) => object.name);
-  const near = closestNames(table, names);
-  const suggestion =
-    near.length > 0
-      ? `Did you mean ${near.map((name) => `"${name}"`).join(', ')}?`
-      : `Tables and views: ${names.slice(0, 50).join(', ') || '(none)'}.`;
-  throw new QueryFailure(
-    'unknown_table',
-    `No table or view named "${table}". ${suggestion} list_tables lists them all.`,
-  );
+  throw unknownTable(table, names, closestNames(table, names));
 }
 
 export function describeTableAsJson(connection: Database.Database, table: string): string {

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { LocalError } from '@toolshed/mcp-core';
-import { isLoopbackAddress } from '../console/console-request-guard.ts';
+import { isLoopbackAddress, LocalError } from '@toolshed/mcp-core';
 import { type ConsoleServerHandle, serveConsole } from '../console/console-server.ts';
 import { createTokenStore, type TokenStore } from '../console/console-token-store.ts';
 import type { Host } from '../create-host.ts';

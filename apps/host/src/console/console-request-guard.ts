@@ -1,21 +1,6 @@
-import { isIP } from 'node:net';
+import { hostHeaderName, isLoopbackAddress } from '@toolshed/mcp-core';
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** Whether an address to bind is loopback-only. */
-export function isLoopbackAddress(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (bare === 'localhost' || bare === '::1') return true;
-  return isIP(bare) === 4 && bare.startsWith('127.');
-}
-
-/** The host name of a Host header, without its port, lower-cased. */
-function hostName(hostHeader: string): string {
-  const value = hostHeader.trim().toLowerCase();
-  if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
-  const colon = value.lastIndexOf(':');
-  return colon === -1 ? value : value.slice(0, colon);
-}
 
 /**
  * The checks every console request passes, as the MCP endpoint's: the Host
@@ -28,7 +13,7 @@ function hostName(hostHeader: string): string {
 export function createRequestGuard(bindHost: string, allowedHosts: readonly string[] | undefined) {
   const hosts =
     allowedHosts !== undefined
-      ? new Set(allowedHosts.map(hostName))
+      ? new Set(allowedHosts.map(hostHeaderName))
       : isLoopbackAddress(bindHost)
         ? loopbackNames
         : undefined;
@@ -36,7 +21,7 @@ export function createRequestGuard(bindHost: string, allowedHosts: readonly stri
     /** Why the Host header is refused, or undefined. */
     checkHost(host: string | undefined): string | undefined {
       if (hosts === undefined) return undefined;
-      if (host === undefined || !hosts.has(hostName(host))) {
+      if (host === undefined || !hosts.has(hostHeaderName(host))) {
         return `Host header ${JSON.stringify(host ?? '')} is not allowed`;
       }
       return undefined;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LocalError } from '@toolshed/mcp-core';
+import { isLoopbackAddress, LocalError } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
 import { approvalList, approvalsPage } from './approvals-page.ts';
 import { auditPage } from './audit-page.ts';
@@ -9,7 +9,7 @@ import { AuditReader } from './audit-reader.ts';
 import { consoleScript, consoleStylesheet } from './console-assets.ts';
 import { ConsoleCalls } from './console-calls.ts';
 import { type ConsolePageName, consolePage, notice } from './console-layout.ts';
-import { createRequestGuard, isLoopbackAddress, securityHeaders } from './console-request-guard.ts';
+import { createRequestGuard, securityHeaders } from './console-request-guard.ts';
 import {
   type ConsoleSession,
   ConsoleSessions,

@@ -1,5 +1,5 @@
 import { closestNames } from '../closest-names.ts';
-import { QueryFailure } from '../query-failure.ts';
+import { unknownTable } from '../unknown-table.ts';
 
 /**
  * Schema reads for list_tables, describe_table, explain_query and the schema
@@ -83,15 +83,7 @@ async function findObject(query: SchemaQuery, wanted: string): Promise<SchemaObj
     wanted,
     objects.map((object) => object.table),
   ).flatMap((table) => objects.filter((object) => object.table === table).map((object) => object.name));
-  const near = [...new Set([...byTable, ...closestNames(wanted, names)])].slice(0, 5);
-  const suggestion =
-    near.length > 0
-      ? `Did you mean ${near.map((name) => `"${name}"`).join(', ')}?`
-      : `Tables and views: ${names.slice(0, 50).join(', ') || '(none)'}.`;
-  throw new QueryFailure(
-    'unknown_table',
-    `No table or view named "${wanted}". ${suggestion} list_tables lists them all.`,
-  );
+  throw unknownTable(wanted, names, [...new Set([...byTable, ...closestNames(wanted, names)])].slice(0, 5));
 }
 
 async function createStatement(query: SchemaQuery, object: SchemaObject): Promise<string | null> {

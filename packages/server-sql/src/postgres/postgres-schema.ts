@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { closestNames } from '../closest-names.ts';
-import { QueryFailure } from '../query-failure.ts';
+import { unknownTable } from '../unknown-table.ts';
 
 /**
  * Schema reads for list_tables, describe_table, the schema resource and
@@ -72,15 +72,7 @@ function findRelation(all: readonly Relation[], wanted: string, searchPath: read
   const near = closestNames(bare, [...names, ...all.map((relation) => relation.name)]).map((name) =>
     names.includes(name) ? name : qualified(all.find((relation) => relation.name === name) as Relation),
   );
-  const unique = [...new Set(near)];
-  const suggestion =
-    unique.length > 0
-      ? `Did you mean ${unique.map((name) => `"${name}"`).join(', ')}?`
-      : `Tables and views: ${names.slice(0, 50).join(', ') || '(none)'}.`;
-  throw new QueryFailure(
-    'unknown_table',
-    `No table or view named "${wanted}". ${suggestion} list_tables lists them all.`,
-  );
+  throw unknownTable(wanted, names, [...new Set(near)]);
 }
 
 interface ColumnRow {

@@ -10,7 +10,7 @@ export function isLoopbackAddress(host: string): boolean {
 }
 
 /** The host name of a Host header value, without its port, lower-cased. */
-function hostName(hostHeader: string): string {
+export function hostName(hostHeader: string): string {
   const value = hostHeader.trim().toLowerCase();
   if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
   const colon = value.lastIndexOf(':');
