@@ -482,16 +482,14 @@ check('server.json files are up to date', () =>
     writeFileSync(join(sample, 'empty.db'), '');
     const mcpConfig = (manifest.server as { mcp_config: { args: string[]; env: Record<string, string> } }).mcp_config;
     const userConfig = manifest.user_config as Record<string, { required?: boolean; type: string }>;
-    // What a user fills in at install: the required settings only.
+    // What a user fills in at install: the required settings only (a database file, or a directory).
+    const sampleValue = (key: string) =>
+      key === 'databases' || userConfig[key]?.type === 'file' ? join(sample, 'empty.db') : sample;
     const filled = (text: string) =>
       text
         .replace(`\${__dirname}`, unpacked)
         .replace(/\$\{user_config\.([a-z_]+)\}/g, (placeholder, key: string) =>
-          userConfig[key]?.required === true
-            ? userConfig[key]?.type === 'file'
-              ? join(sample, 'empty.db')
-              : sample
-            : placeholder,
+          userConfig[key]?.required === true ? sampleValue(key) : placeholder,
         );
     try {
       run(join(root, 'node_modules/.bin/mcpb'), ['unpack', bundle, unpacked], root);
