@@ -4,13 +4,12 @@
  */
 
 import { existsSync } from 'node:fs';
-import { type CallToolResult, defineCli, httpCliOptions, LocalError, runCli } from '@toolshed/mcp-core';
+import { type CallToolResult, defineCli, httpCliOptions, LocalError, runCli, serve } from '@toolshed/mcp-core';
 import { connectCliClient } from './cli/host-client.ts';
 import { resolveConfig, startHost } from './cli/load-host.ts';
 import { formatResult } from './cli/print-result.ts';
 import { reloadOnChange } from './cli/reload-on-change.ts';
 import { runSelftest } from './cli/selftest-command.ts';
-import { serveWithConsoleTokens } from './cli/serve-with-console-tokens.ts';
 import { checkConsoleOptions, consoleCliOptions, startConsole } from './cli/start-console.ts';
 import { toolCallParams } from './cli/tool-call-params.ts';
 import { formatToolTable, startFailures } from './cli/tools-command.ts';
@@ -100,7 +99,19 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
       load: () => resolveConfig(values.config, env),
       log: (line) => process.stderr.write(`toolshed: ${line}\n`),
     });
-    await serveWithConsoleTokens(host.server, values, env, consoleServer?.tokens);
+    // Console tokens work on an HTTP endpoint that requires auth too, each as its user, from when they are made
+    // until they are revoked.
+    const tokens = consoleServer?.tokens;
+    await serve(host.server, values, env, {
+      ...(tokens === undefined
+        ? {}
+        : {
+            verifyToken: (presented: string) => {
+              const stored = tokens.verify(presented);
+              return stored === undefined ? undefined : { subject: stored.user };
+            },
+          }),
+    });
     reloading.close();
     await consoleServer?.handle.close();
     await host.close();

@@ -108,7 +108,13 @@ export {
   type ServerConnection,
 } from './server/create-mcp-server.ts';
 export { defineTool, type Tool, type ToolDefinitionInput, type ToolRunResult } from './tools/define-tool.ts';
-export type { HttpAuthOptions, JwtAuthOptions, StaticBearerToken } from './transports/http/auth/http-auth-options.ts';
+export type {
+  BearerTokenVerifier,
+  HttpAuthOptions,
+  JwtAuthOptions,
+  StaticBearerToken,
+  TokenHolder,
+} from './transports/http/auth/http-auth-options.ts';
 export type { HttpServeOptions } from './transports/http/http-options.ts';
 export { hostName as hostHeaderName, isLoopbackAddress } from './transports/http/origin-guard.ts';
 export { type HttpServerHandle, serveHttp } from './transports/http/serve-http.ts';

@@ -8,7 +8,7 @@ export function tokensPage(store: TokenStore, csrf: string, created?: { user: st
       ? ''
       : html`<div class="notice" role="status"><p>The token for <strong>${created.user}</strong>, shown this once (only its SHA-256 is kept):</p><p><code class="secret" id="new-token">${created.secret}</code></p></div>`
   }
-<p>A token logs a person in to this console and, when the MCP endpoint requires auth, is accepted there as that user (a token made now, from the host's next start). Each is 32 random bytes; the host keeps only their SHA-256.</p>
+<p>A token logs a person in to this console and, when the MCP endpoint requires auth, is accepted there as that user, until it is revoked. Each is 32 random bytes; the host keeps only their SHA-256.</p>
 <table>
 <thead><tr><th scope="col">User</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="hint">Revoke</span></th></tr></thead>
 <tbody>${store

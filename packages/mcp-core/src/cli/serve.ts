@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LocalError } from '../errors/local-error.ts';
 import type { McpServer } from '../server/create-mcp-server.ts';
-import type { HttpAuthOptions } from '../transports/http/auth/http-auth-options.ts';
+import type { BearerTokenVerifier, HttpAuthOptions } from '../transports/http/auth/http-auth-options.ts';
 import type { HttpServeOptions } from '../transports/http/http-options.ts';
 import { serveHttp } from '../transports/http/serve-http.ts';
 import { redirectConsoleToStderr } from './redirect-console.ts';
@@ -86,7 +86,8 @@ export function httpOptionsFromCli(
 /**
  * Serves a bin's server the way its flags say: stdio by default, Streamable
  * HTTP with `--http`. On HTTP, SIGINT/SIGTERM close gracefully (in-flight
- * calls finish) and the URL is printed on stderr.
+ * calls finish) and the URL is printed on stderr. `verifyToken` adds the
+ * application's own tokens to the endpoint's auth, when its flags turn auth on.
  *
  * @example
  * await runCli(cli, argv, env, (options) => serve(createSqlServer(options), options, env));
@@ -95,15 +96,20 @@ export async function serve(
   server: McpServer,
   values: HttpCliValues,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  extra: { verifyToken?: BearerTokenVerifier } = {},
 ): Promise<void> {
   if (values.http === undefined) {
     await serveStdio(server);
     return;
   }
   redirectConsoleToStderr();
+  const options = httpOptionsFromCli(values, env);
+  if (options.auth !== undefined && extra.verifyToken !== undefined) {
+    options.auth = { ...options.auth, verifyToken: extra.verifyToken };
+  }
   let http: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    http = await serveHttp(server, httpOptionsFromCli(values, env));
+    http = await serveHttp(server, options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {

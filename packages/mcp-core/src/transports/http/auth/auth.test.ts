@@ -198,6 +198,33 @@ describe('resource-server auth', () => {
     expect(response.status).toBe(401);
   });
 
+  it("asks the application's verifier for tokens it keeps itself, as they are created, revoked and expire", async () => {
+    const known = new Map<string, { subject: string; expiresAt?: number }>();
+    const server = createFixtureServer();
+    server.addTool(whoami);
+    const own = await serveHttp(server, {
+      auth: { verifyToken: (presented) => known.get(presented), requiredScopes: ['mcp:tools'] },
+    });
+    try {
+      const call = async (presented: string) => {
+        const response = await send(own.url, {
+          headers: { accept: jsonAndSse, authorization: `Bearer ${presented}` },
+          body: initializeBody(),
+        });
+        return response.status;
+      };
+      expect(await call('made-later-0123456789')).toBe(401);
+      known.set('made-later-0123456789', { subject: 'console-user' });
+      expect(await call('made-later-0123456789')).toBe(200);
+      known.set('expired-0123456789abc', { subject: 'old', expiresAt: Math.floor(Date.now() / 1000) - 60 });
+      expect(await call('expired-0123456789abc')).toBe(401);
+      known.delete('made-later-0123456789');
+      expect(await call('made-later-0123456789')).toBe(401);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('refuses short static tokens at start', async () => {
     await expect(serveHttp(createFixtureServer(), { auth: { tokens: ['short'] } })).rejects.toThrow(/shorter than 16/);
   });

@@ -25,13 +25,13 @@ function quote(text: string): string {
 /**
  * Builds the bearer check: the token comes from the Authorization header only
  * (a token in the URL is refused: URLs end up in logs), is matched against
- * the static tokens, then verified as a JWT; the required scopes are checked
- * last. Failures carry the WWW-Authenticate header that points clients at
+ * the static tokens, then given to the application's verifier, then verified
+ * as a JWT; the required scopes are checked last. Failures carry the WWW-Authenticate header that points clients at
  * the protected-resource metadata.
  */
 export function createAuthenticator(options: HttpAuthOptions, resource: string): Authenticator {
-  if (options.tokens === undefined && options.jwt === undefined) {
-    throw new LocalError('config_invalid', 'auth needs static tokens, a JWT issuer, or both');
+  if (options.tokens === undefined && options.jwt === undefined && options.verifyToken === undefined) {
+    throw new LocalError('config_invalid', 'auth needs static tokens, a token verifier, a JWT issuer, or some of them');
   }
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const matchStatic = createStaticTokenVerifier(options.tokens ?? [], requiredScopes);
@@ -80,6 +80,18 @@ export function createAuthenticator(options: HttpAuthOptions, resource: string):
       }
       const token = match[1] ?? '';
       let info = matchStatic(token);
+      if (info === undefined && options.verifyToken !== undefined) {
+        const holder = await options.verifyToken(token);
+        if (holder !== undefined && (holder.expiresAt === undefined || holder.expiresAt * 1000 > Date.now())) {
+          info = {
+            subject: holder.subject,
+            scopes: [...(holder.scopes ?? requiredScopes)],
+            clientId: undefined,
+            expiresAt: holder.expiresAt,
+            claims: {},
+          };
+        }
+      }
       if (info === undefined && verifyJwt !== undefined && token.split('.').length === 3) {
         const verdict = await verifyJwt(token);
         if (!verdict.ok) {

@@ -19,9 +19,26 @@ export interface JwtAuthOptions {
   clockToleranceSeconds?: number;
 }
 
+/** Who an opaque token stands for, as the application's own store says; undefined when it stands for nobody. */
+export type BearerTokenVerifier = (token: string) => TokenHolder | undefined | Promise<TokenHolder | undefined>;
+
+/** What a token verifier says of a token it knows. */
+export interface TokenHolder {
+  subject: string;
+  /** Default: every required scope. */
+  scopes?: readonly string[];
+  /** Seconds since the epoch at which the token stops being valid, when it does. */
+  expiresAt?: number;
+}
+
 export interface HttpAuthOptions {
   /** Static bearer tokens: for a small team, from the environment or a file. */
   tokens?: readonly (string | StaticBearerToken)[];
+  /**
+   * Tokens the application keeps itself (hashed in its own store, created and
+   * revoked while the server runs): asked after the static tokens, before JWT.
+   */
+  verifyToken?: BearerTokenVerifier;
   jwt?: JwtAuthOptions;
   /** Scopes every request needs; a token without them gets 403 insufficient_scope. */
   requiredScopes?: readonly string[];
