@@ -204,7 +204,11 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
       return (await sdk.listTools()).tools;
     },
     async callTool(name, args = {}, callOptions = {}) {
-      return (await sdk.callTool({ name, arguments: args }, undefined, callOptions)) as TestCallResult;
+      const params = { name, arguments: args };
+      // SDK v1 takes a result schema before the options; SDK v2 takes the options second.
+      const answer =
+        options.client === 'v1' ? sdk.callTool(params, undefined, callOptions) : sdk.callTool(params, callOptions);
+      return (await answer) as TestCallResult;
     },
     async close() {
       await sdk.close();
