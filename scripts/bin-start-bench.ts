@@ -9,9 +9,10 @@
  * server only.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processTree } from '../packages/mcp-core/src/testing/real-service.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -74,23 +75,6 @@ interface Start {
   pssKib: number;
 }
 
-function treeOf(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const tree = [pid];
-  for (let index = 0; index < tree.length; index++) {
-    for (const [child, parent] of parents) if (parent === tree[index]) tree.push(child);
-  }
-  return tree;
-}
-
 // Linux's USER_HZ: /proc counts CPU time in hundredths of a second.
 const clockTicksPerSecond = 100;
 
@@ -98,7 +82,7 @@ function usage(pid: number): { cpuMs: number; rssKib: number; pssKib: number } {
   let rssKib = 0;
   let pssKib = 0;
   let ticks = 0;
-  for (const member of treeOf(pid)) {
+  for (const member of processTree(pid)) {
     try {
       const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -3,9 +3,10 @@ import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptio
 import { checkDatabaseSources, parseDatabaseSpecs } from './database-files.ts';
 import { createDescribeTableTool } from './describe-table-tool.ts';
 import { createExplainQueryTool } from './explain-query-tool.ts';
+import { lazySqlDatabase } from './lazy-sql-database.ts';
 import { createListTablesTool } from './list-tables-tool.ts';
-import { openMysqlDatabase } from './mysql/mysql-database.ts';
-import { openPostgresDatabase } from './postgres/postgres-database.ts';
+import { mysqlConnectionSettings } from './mysql/mysql-connection-options.ts';
+import { postgresPoolConfig } from './postgres/postgres-connection-config.ts';
 import { createQueryTool } from './query-tool.ts';
 import { createSchemaResource } from './schema-resource.ts';
 import type { SqlDatabase, SqlEngineKind, SqlEngineSettings } from './sql-engine.ts';
@@ -46,10 +47,14 @@ function openDatabases(options: ReturnType<typeof sqlServerOptions.parse>): SqlD
     for (const [name, source] of Object.entries(sources)) {
       if (source.engine === 'sqlite') continue;
       const target = { name, url: source.url, password: options.passwords?.[name] };
-      opened.set(
-        name,
-        source.engine === 'postgres' ? openPostgresDatabase(target, settings) : openMysqlDatabase(target, settings),
-      );
+      // Checked now, so that a mistake stops the server at start; the engine itself loads on first use.
+      if (source.engine === 'postgres') postgresPoolConfig(target, settings);
+      else mysqlConnectionSettings(target, settings);
+      const load =
+        source.engine === 'postgres'
+          ? async () => (await import('./postgres/postgres-database.ts')).openPostgresDatabase(target, settings)
+          : async () => (await import('./mysql/mysql-database.ts')).openMysqlDatabase(target, settings);
+      opened.set(name, lazySqlDatabase(name, source.engine, load));
     }
   } catch (error) {
     for (const database of opened.values()) database.close().catch(() => {});
