@@ -35,6 +35,8 @@ export function bundledPackageDirectory(packageName: string): string {
 }
 
 function settingKey(field: OptionField): string {
+  // A negated option is set by its flag's words: `no_ad_hoc`, not `ad_hoc` that means the opposite.
+  if (field.negated && field.flag !== undefined) return field.flag.replaceAll('-', '_');
   return field.path.join('_').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
@@ -87,11 +89,14 @@ export function mcpbManifest(
       // A setting with no flag comes from the environment alone: a secret.
       ...(field.flag === undefined ? { sensitive: true } : {}),
       // An optional setting without a default gets an empty one, which hosts pass as "" (not set).
-      ...(['string', 'number', 'boolean'].includes(typeof field.defaultValue)
-        ? { default: field.defaultValue as string | number | boolean }
-        : field.required
-          ? {}
-          : { default: '' }),
+      // `--no-ad-hoc` and the like are off until the user turns them on, whatever the option's own default.
+      ...(field.negated
+        ? { default: false }
+        : ['string', 'number', 'boolean'].includes(typeof field.defaultValue)
+          ? { default: field.defaultValue as string | number | boolean }
+          : field.required
+            ? {}
+            : { default: '' }),
     };
     // Several directories go on the command line, one argument each; everything else through the environment.
     if (isOperand) args.push(`\${user_config.${key}}`);

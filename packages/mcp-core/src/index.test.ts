@@ -69,6 +69,7 @@ it('pins the public API: adding to it is a decision', () => {
     'spawnHttpServer',
     'specSchemaVersions',
     'startServiceProcess',
+    'startTokenIssuer',
     'testClientKinds',
     'unprivilegedIds',
   ]);

@@ -46,3 +46,4 @@ export {
 } from './testing/real-service.ts';
 export { type SpawnedHttpServer, spawnHttpServer } from './testing/spawn-http-server.ts';
 export { createSpecValidator, type SpecValidator, specSchemaVersions } from './testing/spec-schema-validator.ts';
+export { startTokenIssuer, type TokenIssuer } from './testing/token-issuer.ts';

@@ -54,7 +54,7 @@ describe('filesystem server options', () => {
     [
       'an access that is not read or write',
       { directories: [{ path: '.', access: 'ro' }] },
-      /directories\.0: Invalid input/,
+      /directories\.0\.access: Invalid option: expected one of "read"\|"write"/,
     ],
     ['no directories', {}, /directories: Invalid input/],
   ])('refuses %s, saying where', (_name, input, message) => {

@@ -6,6 +6,11 @@ import { runServerCli, serve } from '@toolshed/mcp-core';
 import { startSqlServer } from './create-sql-server.ts';
 import { passwordsFromEnvironment, sqlCli } from './sql-cli.ts';
 
-await runServerCli(sqlCli, process.argv.slice(2), process.env, async (options, http) =>
-  serve(await startSqlServer({ ...options, passwords: passwordsFromEnvironment(options, process.env) }), http),
-);
+await runServerCli(sqlCli, process.argv.slice(2), process.env, async (options, http) => {
+  const server = await startSqlServer({ ...options, passwords: passwordsFromEnvironment(options, process.env) });
+  // With a tools file or tools removed, what a model can run is the operator's choice: say what it is.
+  if (options.tools !== undefined || !options.adHoc || !options.schemaTools) {
+    process.stderr.write(`toolshed-sql: serving the tools ${server.toolNames().join(', ')}\n`);
+  }
+  await serve(server, http);
+});

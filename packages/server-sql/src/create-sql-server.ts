@@ -13,6 +13,10 @@ import type { SqlDatabase, SqlEngineKind, SqlEngineSettings } from './sql-engine
 import { enginesOf, type SqlServerContext } from './sql-server-context.ts';
 import { type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
 import { openSqliteDatabases } from './sqlite-database.ts';
+import { checkVettedStatements } from './vetted-tools/check-vetted-statements.ts';
+import { vettedStatements } from './vetted-tools/vetted-statements.ts';
+import { createVettedTool, type VettedStatement } from './vetted-tools/vetted-tool.ts';
+import { loadToolsFile } from './vetted-tools/vetted-tools-file.ts';
 
 const serverVersion = packageVersion(import.meta.url);
 
@@ -75,39 +79,87 @@ function describeDatabases(context: SqlServerContext): string {
   return `database${names.length > 1 ? 's' : ''} ${list.join(', ')}`;
 }
 
-function serverFor(context: SqlServerContext): McpServer {
-  const { limits, databaseNames: names } = context;
+/** What a server serves beyond its databases: which of its own tools, and the vetted ones. */
+interface ServedTools {
+  adHoc: boolean;
+  schemaTools: boolean;
+  vetted: { source: string; statements: VettedStatement[] } | undefined;
+}
+
+function instructionsFor(context: SqlServerContext, served: ServedTools): string {
+  const { limits } = context;
+  const caps =
+    `Results are capped at ${limits.maxRows} rows and ${limits.maxResultBytes} bytes and say when they were cut; ` +
+    `statements are stopped after ${limits.timeoutMs} ms`;
+  const databases = `Read-only access to ${describeDatabases(context)}. `;
+  if (served.adHoc) {
+    const vetted = served.vetted === undefined ? '' : 'Prefer the named query tools where one fits. ';
+    return (
+      databases +
+      vetted +
+      `Use ${served.schemaTools ? 'list_tables, then describe_table, then ' : ''}query with one SELECT per call and values in params. ` +
+      `${caps} (explain_query shows why a query is slow).`
+    );
+  }
+  return `${databases}Each tool runs one vetted query; pass its parameters. ${caps}.`;
+}
+
+function serverFor(context: SqlServerContext, served: ServedTools, checked: Promise<void>): McpServer {
   const engines = enginesOf(context);
+  const tools = [
+    ...(served.schemaTools ? [createListTablesTool(context), createDescribeTableTool(context)] : []),
+    ...(served.adHoc ? [createQueryTool(context), createExplainQueryTool(context)] : []),
+    ...(served.vetted?.statements ?? []).map((statement) => createVettedTool(context, statement, checked)),
+  ];
+  if (tools.length === 0) {
+    throw new LocalError(
+      'config_invalid',
+      'no tools left to serve: give a tools file (--tools) or keep the ad-hoc or schema tools',
+    );
+  }
   return createMcpServer({
     name: 'toolshed-sql',
     title: engines.size === 1 && engines.has('sqlite') ? 'Toolshed SQL (read-only SQLite)' : 'Toolshed SQL (read-only)',
     version: serverVersion,
-    instructions:
-      `Read-only access to ${describeDatabases(context)}. ` +
-      'Use list_tables, then describe_table, then query with one SELECT per call and values in params. ' +
-      `Results are capped at ${limits.maxRows} rows and ${limits.maxResultBytes} bytes and say when they were cut; ` +
-      `statements are stopped after ${limits.timeoutMs} ms (explain_query shows why a query is slow).`,
-    tools: [
-      createListTablesTool(context),
-      createDescribeTableTool(context),
-      createQueryTool(context),
-      createExplainQueryTool(context),
-    ],
-    resources: names.map((name) => createSchemaResource(context, name)),
+    instructions: instructionsFor(context, served),
+    tools,
+    resources: served.schemaTools ? context.databaseNames.map((name) => createSchemaResource(context, name)) : [],
     onClose: async () => {
       await Promise.all([...context.databases.values()].map((database) => database.close()));
     },
   });
 }
 
-function contextFor(input: SqlServerOptions): SqlServerContext {
+function contextFor(input: SqlServerOptions): { context: SqlServerContext; served: ServedTools } {
   const options = parseOptions(sqlServerOptions, input, '@toolshed/server-sql options');
+  if (options.toolset !== undefined && options.tools === undefined) {
+    throw new LocalError('config_invalid', `--toolset ${options.toolset} needs a tools file (--tools FILE)`);
+  }
+  // Read before any database is opened, so that a mistake in it leaves nothing to close.
+  const loaded = options.tools === undefined ? undefined : loadToolsFile(options.tools);
   const databases = openDatabases(options);
-  return {
+  const context: SqlServerContext = {
     databases: new Map(databases.map((database) => [database.name, database])),
     databaseNames: databases.map((database) => database.name),
     limits: options.limits,
   };
+  try {
+    const vetted =
+      loaded === undefined
+        ? undefined
+        : { source: loaded.source, statements: vettedStatements(context, loaded, options.toolset) };
+    return { context, served: { adHoc: options.adHoc, schemaTools: options.schemaTools, vetted } };
+  } catch (error) {
+    for (const database of databases) database.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Every vetted statement through its engine's gate. */
+function checkServedStatements(context: SqlServerContext, served: ServedTools): Promise<void> {
+  return served.vetted === undefined
+    ? Promise.resolve()
+    : checkVettedStatements(context, served.vetted.source, served.vetted.statements);
 }
 
 /**
@@ -118,32 +170,45 @@ function contextFor(input: SqlServerOptions): SqlServerContext {
  * server), so it never holds the server. Closing the server ends every
  * process and connection.
  *
- * A privileged database role found after start refuses every call; use
- * `startSqlServer` to refuse at start instead.
+ * A privileged database role found after start refuses every call, and a
+ * vetted statement (from `tools`) that its engine's read-only gate refuses
+ * fails its tool's calls; use `startSqlServer` to refuse both at start
+ * instead.
  *
  * @example
  * const server = createSqlServer({ databases: { sales: './sales.db' }, limits: { timeoutMs: 5000 } });
  * await server.connect(createStdioServerTransport());
  */
 export function createSqlServer(input: SqlServerOptions): McpServer {
-  const context = contextFor(input);
+  const { context, served } = contextFor(input);
   for (const database of context.databases.values()) database.start?.().catch(() => {});
-  return serverFor(context);
+  const checked = checkServedStatements(context, served);
+  checked.catch((error: Error) => process.stderr.write(`toolshed-sql: ${error.message}\n`));
+  try {
+    return serverFor(context, served, checked);
+  } catch (error) {
+    for (const database of context.databases.values()) database.close().catch(() => {});
+    throw error;
+  }
 }
 
 /**
  * `createSqlServer`, once every database server has been asked what the role
- * may do: a privileged role (without `allowPrivilegedRole`) rejects with a
- * `config_invalid` error naming the privilege. An unreachable database is a
- * warning, not a refusal.
+ * may do and every vetted statement has passed its engine's read-only gate:
+ * a privileged role (without `allowPrivilegedRole`) or a refused statement
+ * rejects with a `config_invalid` error naming the privilege, or the tool and
+ * the reason. An unreachable database is a warning, not a refusal.
  */
 export async function startSqlServer(input: SqlServerOptions): Promise<McpServer> {
-  const context = contextFor(input);
+  const { context, served } = contextFor(input);
   try {
-    await Promise.all([...context.databases.values()].map((database) => database.start?.()));
+    await Promise.all([
+      ...[...context.databases.values()].map((database) => database.start?.()),
+      checkServedStatements(context, served),
+    ]);
+    return serverFor(context, served, Promise.resolve());
   } catch (error) {
     await Promise.all([...context.databases.values()].map((database) => database.close()));
     throw error;
   }
-  return serverFor(context);
 }

@@ -22,6 +22,19 @@ export type QueryRequest =
   | { kind: 'describe_table'; database: string; table: string }
   | { kind: 'schema_text'; database: string };
 
+/**
+ * Puts a vetted statement through the read-only gate and binds NULL to each
+ * of its parameters, without running it: a statement the gate refuses, or
+ * one whose placeholders do not match its parameters, stops the server at
+ * start.
+ */
+export interface ReaderCheckRequest {
+  kind: 'check_reader';
+  database: string;
+  sql: string;
+  parameterCount: number;
+}
+
 /** Why a request was refused or failed, in words a model can act on. */
 export type QueryFailureCode = 'not_a_read' | 'sql_error' | 'unknown_table' | 'database_unavailable';
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { type CallContext, ToolError } from '@toolshed/mcp-core';
-import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
+import type { QueryProcessConfig, QueryRequest, QueryResponse, ReaderCheckRequest } from './query-messages.ts';
 import type { StatementTimeLimit } from './statement-time-limit.ts';
 
 export interface QueryProcessPoolOptions {
@@ -58,7 +58,11 @@ export class QueryProcessPool {
   }
 
   /** Runs a request in a query process, which is killed when the time limit passes or the call is cancelled. */
-  async run(request: QueryRequest, signal: AbortSignal, progress?: CallContext['progress']): Promise<QueryResponse> {
+  async run(
+    request: QueryRequest | ReaderCheckRequest,
+    signal: AbortSignal,
+    progress?: CallContext['progress'],
+  ): Promise<QueryResponse> {
     const queryProcess = await this.#acquire(signal);
     let settled = false;
     try {

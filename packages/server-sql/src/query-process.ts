@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { QueryFailure } from './query-failure.ts';
-import type { QueryProcessConfig, QueryRequest, QueryResponse } from './query-messages.ts';
+import type { QueryProcessConfig, QueryRequest, QueryResponse, ReaderCheckRequest } from './query-messages.ts';
 import { openReadOnlyConnection } from './read-only-connection.ts';
 import { prepareReader } from './reader-statement.ts';
 import { describeTableAsJson, listTablesAsJson, queryPlanAsJson, schemaText } from './schema-introspection.ts';
@@ -39,7 +39,21 @@ function connectionFor(database: string) {
   return entry;
 }
 
-function answer(request: QueryRequest): string {
+/** Binding checks the count of placeholders against the parameters; nothing runs. */
+function checkReader(connection: Database.Database, request: ReaderCheckRequest): string {
+  const statement = prepareReader(connection, request.sql);
+  try {
+    statement.bind(new Array(request.parameterCount).fill(null));
+  } catch (error) {
+    throw new QueryFailure(
+      'sql_error',
+      `SQLite does not take ${request.parameterCount} value(s) for the statement: ${(error as Error).message}`,
+    );
+  }
+  return '{}';
+}
+
+function answer(request: QueryRequest | ReaderCheckRequest): string {
   const { connection, statements } = connectionFor(request.database);
   switch (request.kind) {
     case 'query':
@@ -53,10 +67,12 @@ function answer(request: QueryRequest): string {
       return describeTableAsJson(connection, request.table);
     case 'schema_text':
       return JSON.stringify({ text: schemaText(connection) });
+    case 'check_reader':
+      return checkReader(connection, request);
   }
 }
 
-function respond(id: number, request: QueryRequest): QueryResponse {
+function respond(id: number, request: QueryRequest | ReaderCheckRequest): QueryResponse {
   try {
     return { id, ok: true, json: answer(request) };
   } catch (error) {
@@ -67,7 +83,7 @@ function respond(id: number, request: QueryRequest): QueryResponse {
   }
 }
 
-process.on('message', (message: { id: number; request: QueryRequest }) => {
+process.on('message', (message: { id: number; request: QueryRequest | ReaderCheckRequest }) => {
   process.send?.(respond(message.id, message.request));
 });
 // The server went away (exit, crash, kill): there is no one left to answer.

@@ -10,12 +10,16 @@ export const sqlCli: ServerCli<typeof sqlServerOptions> = defineServerCli({
     'Read-only SQL over SQLite files, PostgreSQL and MySQL/MariaDB, as an MCP server over stdio or Streamable HTTP',
   options: sqlServerOptions,
   envPrefix: 'TOOLSHED_SQL',
-  readers: { databases: { type: 'list', read: (specs) => parseDatabaseSpecs([specs].flat()) } },
+  readers: {
+    databases: { type: 'list', read: (specs) => parseDatabaseSpecs([specs].flat()) },
+    tools: { type: 'string', read: (path) => path },
+  },
   examples: [
     'toolshed-sql --db ./chinook.db',
     'toolshed-sql --db sales=./sales.db --db hr=./hr.db --max-rows 200',
     'TOOLSHED_SQL_PASSWORD_APP=… toolshed-sql --db app=postgres://reader@db.example.com/app',
     'toolshed-sql --db ./app.db --timeout-ms 3000 --http 127.0.0.1:3000',
+    'toolshed-sql --db shop=./shop.db --tools ./tools.yaml --no-ad-hoc',
   ],
 });
 

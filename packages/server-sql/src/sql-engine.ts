@@ -37,6 +37,13 @@ export interface SqlDatabase {
    * that succeeds. Engines without connections leave it out.
    */
   start?(): Promise<void>;
+  /**
+   * Puts a statement through the engine's read-only gate, with `parameterCount`
+   * values bound, without running it. For engines whose gate needs the
+   * database itself (SQLite prepares the statement); the others' gates need
+   * only the text.
+   */
+  checkReader?(sql: string, parameterCount: number): Promise<SqlOutcome>;
 }
 
 /** A network database as given to `--db NAME=URL`. */

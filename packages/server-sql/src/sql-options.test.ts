@@ -83,7 +83,11 @@ describe('sql server options', () => {
       /options: limits\.maxRows: must be a whole number of at least 1/,
     ],
     ['databases of the wrong type', { databases: ['shop.db'] }, /options: databases: Invalid input/],
-    ['a path of the wrong type', { databases: { shop: 5 } }, /options: databases: Invalid input/],
+    [
+      'a path of the wrong type',
+      { databases: { shop: 5 } },
+      /options: databases\.shop: Invalid input: expected string, received number/,
+    ],
     ['a limit below 1', { limits: { maxRows: 0 } }, /limits\.maxRows: must be a whole number of at least 1/],
     ['a fractional limit', { limits: { timeoutMs: 1.5 } }, /limits\.timeoutMs: must be a whole number of at least 1/],
   ])('refuses %s with where it is', (_, options, message) => {

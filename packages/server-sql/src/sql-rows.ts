@@ -102,7 +102,9 @@ function fitToBytes(rows: unknown[][], maxBytes: number): string {
 
 function toBoundValues(params: SqlParameters | undefined): SqlParameters | undefined {
   if (params === undefined) return undefined;
-  const bind = (value: unknown) => (typeof value === 'boolean' ? Number(value) : value);
+  // A whole number binds as an INTEGER, as the model means it (better-sqlite3 binds every number as a REAL).
+  const bind = (value: unknown) =>
+    typeof value === 'boolean' ? Number(value) : Number.isSafeInteger(value) ? BigInt(value as number) : value;
   if (Array.isArray(params)) return params.map(bind) as SqlParameters;
   return Object.fromEntries(Object.entries(params).map(([key, value]) => [key, bind(value)])) as SqlParameters;
 }

@@ -1,5 +1,6 @@
 import { limitOption } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { type VettedToolsFile, vettedToolsFile } from './vetted-tools/vetted-tools-file.ts';
 
 type Limit = z.ZodDefault<z.ZodNumber>;
 
@@ -18,6 +19,10 @@ type SqlServerOptionsShape = {
   passwords: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>;
   allowPrivilegedRole: z.ZodDefault<z.ZodBoolean>;
   databaseCa: z.ZodOptional<z.ZodString>;
+  tools: z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodType<VettedToolsFile, unknown>]>>;
+  toolset: z.ZodOptional<z.ZodString>;
+  adHoc: z.ZodDefault<z.ZodBoolean>;
+  schemaTools: z.ZodDefault<z.ZodBoolean>;
   limits: z.ZodPrefault<z.ZodObject<SqlLimitsShape, z.core.$strict>>;
 };
 
@@ -51,6 +56,24 @@ export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict
     description: "PEM file of the CA that signs the database servers' TLS certificates, for a private CA",
     flag: 'db-ca',
     placeholder: 'FILE',
+  }),
+  tools: z.union([z.string(), vettedToolsFile]).optional().meta({
+    description:
+      'Vetted queries served as tools: a JSON or YAML file of named statements with typed parameters (or its contents)',
+    flag: 'tools',
+    placeholder: 'FILE',
+  }),
+  toolset: z.string().optional().meta({
+    description: "Serve only this toolset's vetted tools",
+    placeholder: 'NAME',
+  }),
+  adHoc: z.boolean().default(true).meta({
+    description: 'Remove query and explain_query: the model runs only vetted tools',
+    flag: 'no-ad-hoc',
+  }),
+  schemaTools: z.boolean().default(true).meta({
+    description: 'Remove list_tables, describe_table and the schema resources',
+    flag: 'no-schema-tools',
   }),
   limits: z
     .strictObject({

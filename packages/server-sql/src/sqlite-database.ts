@@ -30,6 +30,15 @@ export function openSqliteDatabases(paths: Readonly<Record<string, string>>, lim
           ? { ok: true, json: response.json }
           : { ok: false, code: response.code, message: response.message };
       },
+      async checkReader(sql, parameterCount) {
+        const response = await pool.run(
+          { kind: 'check_reader', database: name, sql, parameterCount },
+          new AbortController().signal,
+        );
+        return response.ok
+          ? { ok: true, json: response.json }
+          : { ok: false, code: response.code, message: response.message };
+      },
       close() {
         closed ??= pool.close();
         return closed;

@@ -1,4 +1,5 @@
 import {
+  type AuthInfo,
   type CallContext,
   type CallToolResult,
   type ConfirmOutcome,
@@ -85,6 +86,11 @@ function serverRequestHandler(context: CallContext) {
   };
 }
 
+/** The caller's verified identity, for a server of ours mounted in this process only. */
+function callerIdentity(upstream: Upstream, context: CallContext): { authInfo?: AuthInfo } {
+  return upstream.receivesCallerIdentity && context.auth !== undefined ? { authInfo: context.auth } : {};
+}
+
 /** Whether the caller's client can put a form question to its user (elicitation in form mode). */
 function canAsk(context: CallContext): boolean {
   const elicitation = (context.client.capabilities as { elicitation?: { form?: unknown; url?: unknown } }).elicitation;
@@ -159,6 +165,8 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         onProgress: (update) => call.context.progress(update.progress, update.total, update.message),
         onServerRequest: (method, params) => onQuestion((current) => serverRequestHandler(current)(method, params)),
         clientCapabilities: callerCapabilities(context),
+        // Sent once, for the caller who started it; a retry that resumes it has the same subject (it is in the key).
+        ...callerIdentity(upstream, context),
       }),
     );
     parked.add(key, call);
@@ -291,6 +299,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
               onProgress: (update) => context.progress(update.progress, update.total, update.message),
               onServerRequest: serverRequestHandler(context),
               clientCapabilities: callerCapabilities(context),
+              ...callerIdentity(upstream, context),
             }))) as CallToolResult;
         finish(result.isError === true ? 'tool_error' : 'ok');
         return result;

@@ -46,8 +46,9 @@ export async function createPackageServer(
 ): Promise<McpServer> {
   switch (name) {
     case '@toolshed/server-sql': {
-      const { createSqlServer, sqlServerOptions } = await import('@toolshed/server-sql');
-      return createSqlServer(parseOptions(sqlServerOptions, options, what));
+      const { startSqlServer, sqlServerOptions } = await import('@toolshed/server-sql');
+      // Started, not only created: a privileged role or a refused vetted statement stops the mount at start.
+      return startSqlServer(parseOptions(sqlServerOptions, options, what));
     }
     case '@toolshed/server-filesystem': {
       const { createFilesystemServer, filesystemServerOptions } = await import('@toolshed/server-filesystem');

@@ -1,4 +1,5 @@
 import {
+  type AuthInfo,
   type Implementation,
   type JsonRpcId,
   type JsonRpcPayload,
@@ -29,6 +30,12 @@ export interface UpstreamRequestOptions {
   clientCapabilities?: Record<string, unknown> | undefined;
   /** Notifications that belong to this request: sent on its stream, or tagged with its subscription id. */
   onNotification?: ((method: string, params: Record<string, unknown>) => void) | undefined;
+  /**
+   * The verified identity of the caller this request is made for, handed to
+   * the transport with every attempt of it. Only the in-memory pair carries
+   * it, to a server in this process; see Upstream for who may be given it.
+   */
+  authInfo?: AuthInfo | undefined;
 }
 
 export type ServerRequestHandler = (method: string, params: Record<string, unknown>) => Promise<unknown>;
@@ -263,7 +270,9 @@ export class UpstreamSession {
           reject(error);
         },
       });
-      this.#transport.send({ jsonrpc: '2.0', id, method, params: sent } as JsonRpcPayload).catch((error: unknown) => {
+      const message = { jsonrpc: '2.0', id, method, params: sent } as JsonRpcPayload;
+      const authInfo = options.authInfo;
+      this.#transport.send(message, authInfo === undefined ? undefined : { authInfo }).catch((error: unknown) => {
         this.#pending.get(id)?.reject(error);
         this.#pending.delete(id);
       });

@@ -117,6 +117,16 @@ export class Upstream {
     }
   }
 
+  /**
+   * Whether a caller's verified identity may be handed to this server with
+   * its requests: only to one of ours, mounted in this process, which reads
+   * it as `call.auth`. A child process or a remote server never gets it:
+   * the identity stays in the process that verified the token.
+   */
+  get receivesCallerIdentity(): boolean {
+    return this.entry.kind === 'package';
+  }
+
   call(name: string, args: Record<string, unknown>, options: UpstreamRequestOptions): Promise<unknown> {
     return this.request('tools/call', { name, arguments: args }, options);
   }
@@ -130,6 +140,10 @@ export class Upstream {
           `${this.entry.name} is ${this.state === 'failed' ? 'not running (it kept crashing)' : 'restarting'}; try again shortly`,
         ),
       );
+    }
+    if (options.authInfo !== undefined && !this.receivesCallerIdentity) {
+      const { authInfo: _dropped, ...withoutIdentity } = options;
+      return session.request(method, params, withoutIdentity);
     }
     return session.request(method, params, options);
   }

@@ -109,6 +109,28 @@ describe('defineServerCli', () => {
     expect(() => optionsFrom(argv)).toThrow(message);
   });
 
+  it('turns a `no-` flag off an option that is on by default, from the flag or its environment twin', () => {
+    const negatable = defineServerCli({
+      name: 'toolshed-test',
+      version: '1.2.3',
+      summary: 'A server for tests',
+      options: z.strictObject({
+        adHoc: z.boolean().default(true).meta({ description: 'Remove the ad-hoc tools', flag: 'no-ad-hoc' }),
+      }),
+      envPrefix: 'TEST',
+    });
+    const from = (argv: string[], env: Record<string, string> = {}) => {
+      const command = parseCliOptions(negatable.spec, argv, env);
+      if (command.kind !== 'serve') throw new Error(command.kind);
+      return serverOptionsFromCli(negatable, command.options, [], env);
+    };
+    expect(from([])).toEqual({ adHoc: true });
+    expect(from(['--no-ad-hoc'])).toEqual({ adHoc: false });
+    expect(from([], { TEST_NO_AD_HOC: 'true' })).toEqual({ adHoc: false });
+    expect(from([], { TEST_NO_AD_HOC: 'false' })).toEqual({ adHoc: true });
+    expect(formatCliHelp(negatable.spec)).toMatch(/--no-ad-hoc\s+Remove the ad-hoc tools \(env: TEST_NO_AD_HOC\)/);
+  });
+
   it('documents every flag, and the environment-only settings, in --help', () => {
     const help = formatCliHelp(cli.spec);
     expect(help).toMatch(/--max-rows N\s+Rows a query may return at most \(default: 1000; env: TEST_MAX_ROWS\)/);

@@ -49,6 +49,8 @@ function commandLineOption(field: OptionField & { type: NonNullable<OptionField[
   if (field.placeholder !== undefined) option.placeholder = field.placeholder;
   if (field.required) option.required = true;
   const shown = field.defaultValue;
+  // `--no-ad-hoc` is off until given, whatever the option's own default.
+  if (field.negated) return option;
   if (typeof shown === 'string' || typeof shown === 'number' || typeof shown === 'boolean') option.default = shown;
   return option;
 }
@@ -141,6 +143,7 @@ export function serverOptionsFromCli<Schema extends z.ZodObject>(
       value = environmentValue(env, field.env);
     }
     if (value === undefined) continue;
+    if (field.negated && typeof value === 'boolean') value = !value;
     const reader = definition.readers?.[path];
     setAt(input, field.path, reader === undefined ? value : reader.read(value as string | string[]));
   }

@@ -18,6 +18,11 @@ export interface OptionField {
   required: boolean;
   /** The values an enum accepts. */
   choices: readonly string[] | undefined;
+  /**
+   * A boolean that defaults to true, turned off by its flag: `--no-ad-hoc`
+   * (or its environment twin set to true) sets `adHoc` to false.
+   */
+  negated: boolean;
 }
 
 /** `maxRows` → `max-rows`. */
@@ -103,6 +108,7 @@ function leafField(
     type,
     flag,
     env,
+    negated: type === 'boolean' && defaultValue === true && flag?.startsWith('no-') === true,
     description: meta.description ?? '',
     placeholder: meta.placeholder ?? (choices === undefined ? undefined : choices.join('|')),
     defaultValue,

@@ -35,6 +35,8 @@ describe('parseOptions', () => {
     [{ databases: 'a.db', maxRowz: 5 }, /unknown option "maxRowz" at maxRowz; did you mean "limits\.maxRows"\?/],
     [{ databases: 'a.db', limits: { maxRows: -1 } }, /limits\.maxRows: Too small/],
     [{}, /databases: Invalid input/],
+    // In a union, the member the value was meant for says what is wrong, not "Invalid input".
+    [{ databases: 'a.db', directories: [{ path: 5 }] }, /directories\.0\.path: Invalid input: expected string/],
   ])('refuses %j with where and what', (input, message) => {
     expect(() => parseOptions(schema, input, 'sql options')).toThrow(message);
   });

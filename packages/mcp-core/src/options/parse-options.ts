@@ -53,6 +53,22 @@ function suggestionFor(schema: z.ZodType, path: Path, key: string): string | und
   return elsewhere.find((candidate) => candidate[candidate.length - 1] === leaf)?.join('.');
 }
 
+/**
+ * A union's failure as the failure of the one member the value was meant for
+ * (the only one whose type it has), so that a mistake deep inside an object
+ * given where a string would also do is named, not reported as "Invalid input".
+ */
+function intendedIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const meant = issue.errors.filter(
+    (branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
+  );
+  if (meant.length !== 1) return [issue];
+  return (meant[0] ?? []).flatMap((inner) =>
+    intendedIssues({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue),
+  );
+}
+
 function describePath(path: Path): string {
   return path.length === 0 ? 'the top level' : path.map(String).join('.');
 }
@@ -74,17 +90,20 @@ export function parseOptions<Schema extends z.ZodType>(
 ): z.output<Schema> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.slice(0, 5).map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys
-        .map((key) => {
-          const suggestion = suggestionFor(schema, issue.path, key);
-          const at = describe([...issue.path, key]);
-          return `unknown option "${key}" at ${at}${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`}`;
-        })
-        .join('; ');
-    }
-    return `${describe(issue.path)}: ${issue.message}`;
-  });
+  const problems = parsed.error.issues
+    .flatMap(intendedIssues)
+    .slice(0, 5)
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys
+          .map((key) => {
+            const suggestion = suggestionFor(schema, issue.path, key);
+            const at = describe([...issue.path, key]);
+            return `unknown option "${key}" at ${at}${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`}`;
+          })
+          .join('; ');
+      }
+      return `${describe(issue.path)}: ${issue.message}`;
+    });
   throw new LocalError('config_invalid', `${what}: ${problems.join('; ')}`);
 }

@@ -1,5 +1,6 @@
 import type { Root } from '../protocol/mcp-types.ts';
 import type { McpServer } from '../server/create-mcp-server.ts';
+import type { HttpAuthOptions } from '../transports/http/auth/http-auth-options.ts';
 import { serveHttp } from '../transports/http/serve-http.ts';
 import { createInMemoryTransportPair } from '../transports/in-memory-transport.ts';
 import { type ClientTransportLike, type MessageRecording, recordMessages } from './message-recorder.ts';
@@ -32,6 +33,10 @@ export interface TestClientOptions {
   onSample?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The client's roots; giving them declares the roots capability. */
   roots?: Root[];
+  /** HTTP to a server object: the endpoint's auth (JWT with `startTokenIssuer`, say). */
+  httpAuth?: HttpAuthOptions;
+  /** HTTP: sent as `Authorization: Bearer …` on every request. */
+  bearerToken?: string;
 }
 
 export interface TestCallResult {
@@ -127,13 +132,15 @@ async function stdioTransport(kind: TestClientKind, target: Extract<TestTarget, 
   return new StdioClientTransport(parameters) as unknown as ClientTransportLike;
 }
 
-async function httpTransport(kind: TestClientKind, url: URL): Promise<ClientTransportLike> {
+async function httpTransport(kind: TestClientKind, url: URL, bearerToken?: string): Promise<ClientTransportLike> {
+  const options =
+    bearerToken === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${bearerToken}` } } };
   if (kind === 'v1') {
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    return new StreamableHTTPClientTransport(url) as unknown as ClientTransportLike;
+    return new StreamableHTTPClientTransport(url, options) as unknown as ClientTransportLike;
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  return new StreamableHTTPClientTransport(url) as unknown as ClientTransportLike;
+  return new StreamableHTTPClientTransport(url, options) as unknown as ClientTransportLike;
 }
 
 /**
@@ -163,15 +170,19 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
     if (!('bin' in target)) throw new Error('A stdio connection needs a bin');
     inner = await stdioTransport(options.client, target);
   } else if ('server' in target) {
-    const http = await serveHttp(target.server, { host: '127.0.0.1', port: 0 });
+    const http = await serveHttp(target.server, {
+      host: '127.0.0.1',
+      port: 0,
+      ...(options.httpAuth === undefined ? {} : { auth: options.httpAuth }),
+    });
     cleanup.push(() => http.close());
-    inner = await httpTransport(options.client, new URL(http.url));
+    inner = await httpTransport(options.client, new URL(http.url), options.bearerToken);
   } else {
     const spawned = await spawnHttpServer([...target.bin, '--http', '127.0.0.1:0'], {
       ...(target.env === undefined ? {} : { env: target.env }),
     });
     cleanup.push(() => spawned.stop());
-    inner = await httpTransport(options.client, spawned.url);
+    inner = await httpTransport(options.client, spawned.url, options.bearerToken);
   }
   const recording = recordMessages(inner);
   try {

@@ -2,8 +2,18 @@ import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcPayload } from '../messages/jsonrpc-message.ts';
 import type { MessageExtra, Transport, TransportSendOptions } from './transport.ts';
 
-/** What the receiving side learns besides the message: the request a server's message was sent in the course of. */
+/** What the receiving side learns besides the message: the request it was sent in the course of, and for whom. */
 type Delivery = { message: unknown; extra: MessageExtra | undefined };
+
+function extraOf(options: TransportSendOptions | undefined): MessageExtra | undefined {
+  const relatedRequestId = options?.relatedRequestId;
+  const authInfo = options?.authInfo;
+  if (relatedRequestId === undefined && authInfo === undefined) return undefined;
+  return {
+    ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
+    ...(authInfo === undefined ? {} : { authInfo }),
+  };
+}
 
 class InMemoryTransport implements Transport {
   peer: InMemoryTransport | undefined;
@@ -24,8 +34,7 @@ class InMemoryTransport implements Transport {
   async send(message: JsonRpcPayload, options?: TransportSendOptions): Promise<void> {
     const peer = this.peer;
     if (this.#closed || peer === undefined) throw new LocalError('transport_closed', 'In-memory transport is closed');
-    const related = options?.relatedRequestId;
-    peer.#deliver({ message, extra: related === undefined ? undefined : { relatedRequestId: related } });
+    peer.#deliver({ message, extra: extraOf(options) });
   }
 
   async close(): Promise<void> {
@@ -56,7 +65,9 @@ class InMemoryTransport implements Transport {
  * one end. A message sent in the course of a request (`relatedRequestId`)
  * arrives with that id in `onmessage`'s second argument, as a Streamable HTTP
  * client learns it from the request's stream — how the host knows whose call
- * a server's question belongs to.
+ * a server's question belongs to. A request sent with `authInfo` arrives
+ * with it, as one over authenticated HTTP would: a server mounted in process
+ * sees the verified identity of the caller it serves in `call.auth`.
  *
  * @example
  * const [clientSide, serverSide] = createInMemoryTransportPair();

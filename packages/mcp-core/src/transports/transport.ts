@@ -4,6 +4,13 @@ import type { JsonRpcId, JsonRpcPayload } from '../messages/jsonrpc-message.ts';
 /** Where an outgoing message belongs: the request it answers or was sent while serving. */
 export interface TransportSendOptions {
   relatedRequestId?: JsonRpcId;
+  /**
+   * The verified identity of the caller a request is sent on behalf of. Only
+   * the in-memory pair carries it, to a server in the same process; every
+   * transport that leaves the process ignores it, so an identity never
+   * reaches a child process or a remote server.
+   */
+  authInfo?: AuthInfo;
 }
 
 /** What the transport knows about an incoming message beyond its content. */
