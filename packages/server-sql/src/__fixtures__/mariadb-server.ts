@@ -86,9 +86,12 @@ async function runEach(connection: mysql.Connection, script: string): Promise<vo
  * A throwaway MariaDB from Debian's package on 127.0.0.1, a free port and a
  * temporary data directory, run as `nobody` under root, with a `shop` schema
  * and three accounts: a reader (SELECT only), the owner of the schema (ALL on
- * it) and a superuser (ALL on *.* WITH GRANT OPTION).
+ * it) and a superuser (ALL on *.* WITH GRANT OPTION). With `tls`, it also
+ * speaks TLS with that certificate.
  */
-export async function startMariadbServer(): Promise<MariadbServer> {
+export async function startMariadbServer(
+  options: { tls?: { certificateFile: string; keyFile: string } } = {},
+): Promise<MariadbServer> {
   const directory = mkdtempSync(join(tmpdir(), 'toolshed-mariadb-'));
   const dataDirectory = join(directory, 'data');
   const fileDirectory = join(directory, 'files');
@@ -125,6 +128,9 @@ export async function startMariadbServer(): Promise<MariadbServer> {
     '--innodb-log-file-size=8M',
     '--innodb-flush-log-at-trx-commit=0',
     '--max-connections=200',
+    ...(options.tls === undefined
+      ? []
+      : [`--ssl-cert=${options.tls.certificateFile}`, `--ssl-key=${options.tls.keyFile}`]),
   ];
   let service: ServiceProcess = await startServiceProcess({
     command: '/usr/sbin/mariadbd',

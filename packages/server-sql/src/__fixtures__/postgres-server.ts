@@ -87,9 +87,12 @@ GRANT SELECT ON ALL TABLES IN SCHEMA public, reporting TO ${roleNames.reader};
  * `nobody` when the tests run as root, listening on 127.0.0.1 on a free port
  * and on a socket in that directory, fsync off. It has an `app` database
  * owned by `app_owner`, readable by `app_reader`, with customers, orders, a
- * view, a second schema, a sequence and a 10,000-row table.
+ * view, a second schema, a sequence and a 10,000-row table. With `tls`, it
+ * also speaks TLS with that certificate.
  */
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer(
+  options: { tls?: { certificateFile: string; keyFile: string } } = {},
+): Promise<PostgresServer> {
   const bin = postgresBinDirectory();
   const directory = mkdtempSync(join(tmpdir(), 'toolshed-postgres-'));
   const dataDirectory = join(directory, 'data');
@@ -137,6 +140,16 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       'full_page_writes=off',
       '-c',
       'max_connections=200',
+      ...(options.tls === undefined
+        ? []
+        : [
+            '-c',
+            'ssl=on',
+            '-c',
+            `ssl_cert_file=${options.tls.certificateFile}`,
+            '-c',
+            `ssl_key_file=${options.tls.keyFile}`,
+          ]),
     ],
     cwd: directory,
     listenWithinMs: 60_000,

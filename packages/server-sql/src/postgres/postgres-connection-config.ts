@@ -61,7 +61,8 @@ export function postgresPoolConfig(target: SqlDatabaseTarget, settings: SqlEngin
       `database "${target.name}": the PostgreSQL URL cannot be read (${redact((error as Error).message, secretsOf(target))})`,
     );
   }
-  const sslMode = new URL(target.url.replace(/^postgres(ql)?:/, 'http:')).searchParams.get('sslmode');
+  // Read from the text: a unix-socket URL (`postgres://user@/db?host=/run/postgresql`) is no WHATWG URL.
+  const sslMode = /[?&]sslmode=([^&#]*)/.exec(target.url)?.[1] ?? null;
   let ssl = parsed.ssl as PoolConfig['ssl'];
   if (typeof ssl === 'string') ssl = {};
   if (ssl === undefined && sslMode === null && !isLocalHost(parsed.host)) ssl = {};
