@@ -6,6 +6,8 @@
  * strings take backslash escapes, and a `;` outside quotes ends a statement.
  */
 
+import { quotedEnd } from '../quoted-text.ts';
+
 export interface SqlScan {
   /** Why the text is refused before any parser sees it, or undefined. */
   refusal: string | undefined;
@@ -26,20 +28,6 @@ function isSpace(char: string | undefined): boolean {
 
 function isWordChar(char: string): boolean {
   return /[A-Za-z0-9_$]/.test(char) || char >= '\u0080';
-}
-
-/** Where the quoted text starting at `start` ends (the index after its closing quote), or -1. */
-function quotedEnd(sql: string, start: number, quote: string, backslashEscapes: boolean): number {
-  let index = start + 1;
-  while (index < sql.length) {
-    const char = sql[index];
-    if (backslashEscapes && char === '\\') index += 2;
-    else if (char === quote) {
-      if (sql[index + 1] === quote) index += 2;
-      else return index + 1;
-    } else index++;
-  }
-  return -1;
 }
 
 export function scanMysqlSql(sql: string): SqlScan {

@@ -1,3 +1,4 @@
+import { quotedEnd } from '../quoted-text.ts';
 import type { SqlEngineKind } from '../sql-engine.ts';
 
 /** One placeholder as written in a vetted statement: by name (`:id`) or by position (`?`, `$1`). */
@@ -15,18 +16,10 @@ export interface BoundStatement {
 
 const identifierChar = /[A-Za-z0-9_$]/;
 
-/** The index after a quoted run starting at `start`, doubling the quote to escape it (and `\` where the engine allows). */
+/** The index after a quoted run starting at `start`; an unclosed one runs to the end. */
 function skipQuoted(sql: string, start: number, quote: string, backslashEscapes: boolean): number {
-  let index = start + 1;
-  while (index < sql.length) {
-    const char = sql[index];
-    if (backslashEscapes && char === '\\') index += 2;
-    else if (char === quote) {
-      if (sql[index + 1] === quote) index += 2;
-      else return index + 1;
-    } else index++;
-  }
-  return sql.length;
+  const end = quotedEnd(sql, start, quote, backslashEscapes);
+  return end === -1 ? sql.length : end;
 }
 
 function skipBlockComment(sql: string, start: number, nests: boolean): number {
