@@ -10,9 +10,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mariadbService, startMariadbServer } from '../__fixtures__/mariadb-server.ts';
 import { postgresService, startPostgresServer } from '../__fixtures__/postgres-server.ts';
+import { everyType, everyValue } from '../__fixtures__/vetted-tool-values.ts';
 import { startSqlServer } from '../create-sql-server.ts';
 import type { SqlServerOptions } from '../sql-server-options.ts';
-import type { ParameterDefinition, VettedToolsFile } from './vetted-tools-file.ts';
+import type { VettedToolsFile } from './vetted-tools-file.ts';
 
 /**
  * Vetted tools on real PostgreSQL and MariaDB servers, through the official
@@ -35,26 +36,6 @@ interface EngineCase {
   /** Statements its gate refuses, each with one `:id` integer parameter. */
   refused: [what: string, statement: string][];
 }
-
-const everyType: ParameterDefinition[] = [
-  { name: 's', type: 'string' },
-  { name: 'i', type: 'integer' },
-  { name: 'n', type: 'number' },
-  { name: 'b', type: 'boolean' },
-  { name: 'd', type: 'date' },
-  { name: 't', type: 'timestamp' },
-  { name: 'a', type: 'array', items: 'string' },
-];
-
-const everyValue = {
-  s: 'it\'s \\ "quoted"',
-  i: 41,
-  n: 2.5,
-  b: true,
-  d: '2026-11-25',
-  t: '2026-11-25T14:30:00+13:00',
-  a: ['a"b', "c'd", 'e,f', '{}', 'NULL'],
-};
 
 const engines: EngineCase[] = [
   {

@@ -5,6 +5,7 @@ import type { McpServer } from '@toolshed/mcp-core';
 import { connectTestClient, startTokenIssuer, type TokenIssuer, testClientKinds } from '@toolshed/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDatabase, type SampleDatabase } from '../__fixtures__/sample-database.ts';
+import { everyType, everyValue } from '../__fixtures__/vetted-tool-values.ts';
 import { createSqlServer, startSqlServer } from '../create-sql-server.ts';
 import type { SqlServerOptions } from '../sql-server-options.ts';
 import type { VettedToolsFile } from './vetted-tools-file.ts';
@@ -299,30 +300,14 @@ describe('typed binding', () => {
   it('binds every type as its value, arrays as JSON text on SQLite', async () => {
     const tools: VettedToolsFile = oneTool(
       'SELECT :s, :i, :n, :b, :d, :t, :a, typeof(:i), typeof(:n), :i + 1 AS next',
-      [
-        { name: 's', type: 'string' },
-        { name: 'i', type: 'integer' },
-        { name: 'n', type: 'number' },
-        { name: 'b', type: 'boolean' },
-        { name: 'd', type: 'date' },
-        { name: 't', type: 'timestamp' },
-        { name: 'a', type: 'array', items: 'string' },
-      ],
+      everyType,
     );
     const client = await connect({ tools });
     try {
-      const result = await client.callTool('probe', {
-        s: "it's",
-        i: 41,
-        n: 2.5,
-        b: true,
-        d: '2026-11-25',
-        t: '2026-11-25T14:30:00+13:00',
-        a: ['a"b', "c'd"],
-      });
+      const result = await client.callTool('probe', everyValue);
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent?.rows).toEqual([
-        ["it's", 41, 2.5, 1, '2026-11-25', '2026-11-25T14:30:00+13:00', '["a\\"b","c\'d"]', 'integer', 'real', 42],
+        [everyValue.s, 41, 2.5, 1, everyValue.d, everyValue.t, JSON.stringify(everyValue.a), 'integer', 'real', 42],
       ]);
     } finally {
       await client.close();
