@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectInMemory } from '@toolshed/mcp-core/testing';
+import { connectInMemory, connectTestClient, testClientKinds } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
 import { createSqlServer } from './create-sql-server.ts';
@@ -108,30 +108,55 @@ describe('time limit and cancellation', () => {
     );
   });
 
-  it('kills the query process of a cancelled call, and the next call gets a fresh one', async () => {
-    await client.callTool({ name: 'query', arguments: { sql: 'SELECT 1' } });
-    const before = queryProcessIds();
-    const controller = new AbortController();
-    const cancelled = client.callTool({ name: 'query', arguments: { sql: forever } }, undefined, {
-      signal: controller.signal,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    controller.abort('changed my mind');
-    await expect(cancelled).rejects.toThrow();
-    await expect.poll(() => queryProcessIds().length, { timeout: 2000 }).toBeLessThan(before.length);
-    const next = await query({ sql: 'SELECT 2' });
-    expect(next.structuredContent?.rows).toEqual([[2]]);
-  });
+  it.each(testClientKinds)(
+    '%s: cancelling a call kills its query process, and the next call gets a fresh one',
+    async (kind) => {
+      const own = createSqlServer({ databases: sample.path, limits: { timeoutMs: 600_000 } });
+      const connection = await connectTestClient({ server: own }, { client: kind, transport: 'memory' });
+      try {
+        await connection.callTool('query', { sql: 'SELECT 1' });
+        const before = queryProcessIds();
+        const controller = new AbortController();
+        const cancelled = connection.callTool('query', { sql: forever }, { signal: controller.signal });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        controller.abort('changed my mind');
+        await expect(cancelled).rejects.toThrow();
+        // Only that the process goes is shown, not how fast: the limit is a guard against a hang.
+        await expect.poll(() => queryProcessIds().length, { timeout: 30_000 }).toBeLessThan(before.length);
+        const next = await connection.callTool('query', { sql: 'SELECT 2' });
+        expect(next.structuredContent?.rows).toEqual([[2]]);
+      } finally {
+        await connection.close();
+        await own.close();
+      }
+    },
+    60_000,
+  );
 
   it('reports a query process that died under a call, and recovers', async () => {
-    const running = query({ sql: forever });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    for (const pid of queryProcessIds()) process.kill(pid, 'SIGKILL');
-    const died = await running;
-    expect(died.isError).toBe(true);
-    expect(died.content[0]?.text).toMatch(/query process ended while running the query/);
-    const next = await query({ sql: 'SELECT 3' });
-    expect(next.structuredContent?.rows).toEqual([[3]]);
+    const own = createSqlServer({ databases: sample.path, limits: { timeoutMs: 600_000 } });
+    const ownClient = new Client({ name: 'test', version: '1' });
+    await connectInMemory(own, ownClient);
+    try {
+      // The first progress report says the statement is running in its process: only then is it killed.
+      let running: () => void = () => {};
+      const statementRuns = new Promise<void>((resolve) => {
+        running = resolve;
+      });
+      const call = ownClient.callTool({ name: 'query', arguments: { sql: forever } }, undefined, {
+        onprogress: () => running(),
+      }) as Promise<unknown> as Promise<Result>;
+      await statementRuns;
+      for (const pid of queryProcessIds()) process.kill(pid, 'SIGKILL');
+      const died = await call;
+      expect(died.isError).toBe(true);
+      expect(died.content[0]?.text).toMatch(/query process ended while running the query/);
+      const next = (await ownClient.callTool({ name: 'query', arguments: { sql: 'SELECT 3' } })) as unknown as Result;
+      expect(next.structuredContent?.rows).toEqual([[3]]);
+    } finally {
+      await ownClient.close();
+      await own.close();
+    }
   });
 
   it('ends every query process when the server closes', async () => {
@@ -142,7 +167,7 @@ describe('time limit and cancellation', () => {
     await localClient.callTool({ name: 'query', arguments: { sql: 'SELECT 1' } });
     expect(queryProcessIds().length).toBeGreaterThan(before);
     await local.close();
-    await expect.poll(() => queryProcessIds().length, { timeout: 2000 }).toBe(before);
+    await expect.poll(() => queryProcessIds().length, { timeout: 30_000 }).toBe(before);
   });
 });
 
