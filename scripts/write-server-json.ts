@@ -17,9 +17,12 @@ function environmentVariables(fields: readonly OptionField[]): Record<string, un
       ...(field.required ? { isRequired: true } : {}),
       // A setting with no flag comes from the environment alone: a secret.
       ...(field.flag === undefined ? { isSecret: true } : {}),
-      ...(['string', 'number', 'boolean'].includes(typeof field.defaultValue)
-        ? { default: String(field.defaultValue) }
-        : {}),
+      // A `no-` option is off until set, whatever the option's own default.
+      ...(field.negated
+        ? { default: 'false' }
+        : ['string', 'number', 'boolean'].includes(typeof field.defaultValue)
+          ? { default: String(field.defaultValue) }
+          : {}),
       ...(field.choices === undefined ? {} : { choices: [...field.choices] }),
     }));
 }
