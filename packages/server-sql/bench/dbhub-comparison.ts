@@ -4,7 +4,12 @@
  * with 8 calls in flight, a 10,000-row scan, cold start to the first
  * tools/list, and the PSS of each process tree. Every layer of ours is on.
  * The engine's bench starts the database and names the two contenders.
+ * The two take turns in rounds; each figure is the median of its rounds.
+ * Calls per second move with whatever else the machine runs; the CPU time
+ * each lookup costs the server's process tree and the database server (from
+ * /proc, over every round) moves much less.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -51,21 +56,46 @@ function pssKb(pid: number): number {
   return total;
 }
 
+/** CPU time (user + system) of a process and everything under it, in milliseconds. */
+function cpuMs(pid: number): number {
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  // USER_HZ is 100 on Linux.
+  return ticks * 10;
+}
+
+/** The process that listens on a loopback port (the database server), when `ss` can tell. */
+function listenerPid(port: number): number | undefined {
+  try {
+    const listing = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+    const pid = /pid=(\d+)/.exec(listing)?.[1];
+    return pid === undefined ? undefined : Number(pid);
+  } catch {
+    return undefined;
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
+/** Spawn to the first tools/list answer, in milliseconds. */
 async function coldStartMs(contender: Contender): Promise<number> {
-  const samples: number[] = [];
-  for (let run = 0; run < 7; run++) {
-    const started = performance.now();
-    const { client } = await connect(contender);
-    await client.listTools();
-    samples.push(performance.now() - started);
-    await client.close();
-  }
-  return median(samples);
+  const started = performance.now();
+  const { client } = await connect(contender);
+  await client.listTools();
+  const elapsed = performance.now() - started;
+  await client.close();
+  return elapsed;
 }
 
 async function checked(client: Client, call: { name: string; arguments: Record<string, unknown> }): Promise<void> {
@@ -90,22 +120,71 @@ async function callsPerSecond(
   return total / ((performance.now() - started) / 1000);
 }
 
-/** Runs both contenders in turn and prints the table and the ratios (ours ÷ dbhub). */
-export async function compareWithDbhub(contenders: readonly [Contender, Contender]): Promise<void> {
-  const rows: string[][] = [];
-  for (const contender of contenders) {
-    const cold = await coldStartMs(contender);
-    const { client, pid } = await connect(contender);
+/** Rounds of each measurement; the contenders take turns, so that a burst of other work on the machine lands on both. */
+const rounds = 5;
+
+/**
+ * Runs both contenders and prints the table and the ratios (ours ÷ dbhub).
+ * Every measurement is split into rounds that alternate between the two
+ * (the machine is shared: one long stretch each let other work land on one
+ * side only); each figure is the median of its rounds.
+ */
+export async function compareWithDbhub(
+  contenders: readonly [Contender, Contender],
+  database: { port: number },
+): Promise<void> {
+  const databasePid = listenerPid(database.port);
+  const colds: number[][] = contenders.map(() => []);
+  for (let run = 0; run < 7; run++) {
+    for (const [index, contender] of contenders.entries()) colds[index]?.push(await coldStartMs(contender));
+  }
+  const connected = await Promise.all(contenders.map((contender) => connect(contender)));
+  const lookups: number[][] = contenders.map(() => []);
+  // CPU spent on point lookups, by the server's process tree and by the database server, over every round.
+  const lookupCpu = contenders.map(() => ({ calls: 0, serverMs: 0, databaseMs: 0 }));
+  const scans: number[][] = contenders.map(() => []);
+  for (const [index, contender] of contenders.entries()) {
+    const { client } = connected[index] as Connected;
     // Warm both up the same way: connections open, statements and code paths seen once.
-    await callsPerSecond(client, 200, 8, (index) => contender.pointLookup(1 + (index % 10_000)));
+    await callsPerSecond(client, 200, 8, (call) => contender.pointLookup(1 + (call % 10_000)));
     await checked(client, contender.scan);
-    const lookups = await callsPerSecond(client, 4000, 8, (index) =>
-      contender.pointLookup(1 + ((index * 7919) % 10_000)),
-    );
-    const scans = await callsPerSecond(client, 40, 1, () => contender.scan);
+  }
+  for (let round = 0; round < rounds; round++) {
+    // Each round starts with the other contender, so that neither always follows the other.
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const index of order) {
+      const contender = contenders[index] as Contender;
+      const { client } = connected[index] as Connected;
+      const offset = round * 800;
+      const { pid } = connected[index] as Connected;
+      const serverBefore = cpuMs(pid);
+      const databaseBefore = databasePid === undefined ? 0 : cpuMs(databasePid);
+      lookups[index]?.push(
+        await callsPerSecond(client, 800, 8, (call) => contender.pointLookup(1 + (((offset + call) * 7919) % 10_000))),
+      );
+      const spent = lookupCpu[index] as (typeof lookupCpu)[number];
+      spent.calls += 800;
+      spent.serverMs += cpuMs(pid) - serverBefore;
+      spent.databaseMs += databasePid === undefined ? 0 : cpuMs(databasePid) - databaseBefore;
+      scans[index]?.push(await callsPerSecond(client, 8, 1, () => contender.scan));
+    }
+  }
+  const rows: string[][] = [];
+  for (const [index, contender] of contenders.entries()) {
+    const { client, pid } = connected[index] as Connected;
     const pss = pssKb(pid);
     await client.close();
-    rows.push([contender.name, lookups.toFixed(0), scans.toFixed(1), cold.toFixed(0), (pss / 1024).toFixed(1)]);
+    const spent = lookupCpu[index] as (typeof lookupCpu)[number];
+    const perCall = (ms: number) => ((ms * 1000) / spent.calls).toFixed(0);
+    rows.push([
+      contender.name,
+      median(lookups[index] ?? []).toFixed(0),
+      median(scans[index] ?? []).toFixed(1),
+      median(colds[index] ?? []).toFixed(0),
+      (pss / 1024).toFixed(1),
+      perCall(spent.serverMs),
+      databasePid === undefined ? 'n/a' : perCall(spent.databaseMs),
+    ]);
   }
   const header = [
     'server',
@@ -113,13 +192,28 @@ export async function compareWithDbhub(contenders: readonly [Contender, Contende
     '10,000-row scan (calls/s)',
     'cold start to tools/list (ms)',
     'PSS of process tree (MiB)',
+    'server CPU per lookup (µs)',
+    'database CPU per lookup (µs)',
   ];
   console.log(`| ${header.join(' | ')} |`);
   console.log(`| ${header.map(() => '---').join(' | ')} |`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   const [ours = [], theirs = []] = rows.map((row) => row.slice(1).map(Number));
-  const ratio = (index: number) => `${((ours[index] ?? 0) / (theirs[index] ?? 1)).toFixed(2)}×`;
+  const ratio = (index: number) => {
+    const value = (ours[index] ?? 0) / (theirs[index] ?? 1);
+    return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
+  };
   console.log(
-    `\nratios (server-sql ÷ dbhub): lookups ${ratio(0)}, scan ${ratio(1)}, cold start ${ratio(2)}, PSS ${ratio(3)}`,
+    `\nratios (server-sql ÷ dbhub): lookups ${ratio(0)}, scan ${ratio(1)}, cold start ${ratio(2)}, PSS ${ratio(3)}, ` +
+      `CPU per lookup: server ${ratio(4)}, database ${ratio(5)}`,
   );
+  const spread = (figures: number[][], digits: number) =>
+    contenders
+      .map(
+        (contender, index) =>
+          `${contender.name} ${(figures[index] ?? []).map((figure) => figure.toFixed(digits)).join(', ')}`,
+      )
+      .join('; ');
+  console.log(`rounds, point lookups (calls/s): ${spread(lookups, 0)}`);
+  console.log(`rounds, scans (calls/s): ${spread(scans, 1)}`);
 }

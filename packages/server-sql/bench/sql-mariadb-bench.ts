@@ -48,7 +48,7 @@ try {
       scan: { name: 'execute_sql', arguments: { sql: 'SELECT * FROM bench_numbers ORDER BY n' } },
     },
   ];
-  await compareWithDbhub(contenders);
+  await compareWithDbhub(contenders, { port: mariadb.port });
 } finally {
   await mariadb.stop();
   rmSync(configDirectory, { recursive: true, force: true });

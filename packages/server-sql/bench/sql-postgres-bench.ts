@@ -40,7 +40,7 @@ try {
       scan: { name: 'execute_sql', arguments: { sql: 'SELECT * FROM numbers ORDER BY n' } },
     },
   ];
-  await compareWithDbhub(contenders);
+  await compareWithDbhub(contenders, { port: postgres.port });
 } finally {
   await postgres.stop();
   rmSync(configDirectory, { recursive: true, force: true });

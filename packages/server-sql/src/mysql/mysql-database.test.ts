@@ -242,11 +242,21 @@ describe.runIf(serviceGate(mariadbService, it))('MariaDB engine', () => {
         await openCallSession(pooled, settings);
         return guardedCall(pooled, settings, async (session) => JSON.stringify(await session.rows(sql)));
       };
+      // As the engine runs calls: the session is set up once, then by the reset that ends each call.
+      let setUp = false;
+      const runAsEngine = async (sql: string, params: unknown[] = []) => {
+        const pooled = await new Promise<PoolConnection>((resolve, reject) =>
+          pool.getConnection((error, got) => (error ? reject(error) : resolve(got))),
+        );
+        if (!setUp) await openCallSession(pooled, settings);
+        setUp = true;
+        return guardedCall(pooled, settings, async (session) => JSON.stringify(await session.rows(sql, params)));
+      };
       const close = async () => {
         await stopper.close();
         await new Promise<void>((resolve) => pool.end(() => resolve()));
       };
-      return { run, close };
+      return { run, runAsEngine, close };
     }
 
     it('the READ ONLY transaction refuses writes, a MyISAM table’s included', async () => {
@@ -271,6 +281,50 @@ describe.runIf(serviceGate(mariadbService, it))('MariaDB engine', () => {
         json: '[{"holder":null,"planted":null}]',
       });
       // Every call's statement is a server-side prepared statement; none outlives its call.
+      const [[status]] = (await root.query("SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'")) as unknown as [
+        { Value: string }[],
+      ];
+      expect(status?.Value).toBe('0');
+      await close();
+    });
+
+    it('the reset that ends a call sets the next one up: what the call changed is gone, the limits are back', async () => {
+      const { runAsEngine, close } = await layerSession('owner', 4000);
+      const settings =
+        'SELECT @@SESSION.tx_read_only AS read_only, @@SESSION.max_statement_time AS time_limit, ' +
+        '@@SESSION.time_zone AS zone, @@SESSION.sql_mode AS mode, @planted AS planted';
+      const pinned = await runAsEngine(settings);
+      expect(pinned).toEqual({
+        ok: true,
+        json: '[{"read_only":"1","time_limit":4,"zone":"+00:00","mode":"STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION","planted":null}]',
+      });
+      expect(await runAsEngine("SET SESSION tx_read_only = 0, max_statement_time = 0, time_zone = '+05:00'")).toEqual({
+        ok: true,
+        json: '[]',
+      });
+      expect(await runAsEngine('SELECT @planted := 5 AS planted')).toMatchObject({ ok: true });
+      expect(await runAsEngine(settings)).toEqual(pinned);
+      expect(await runAsEngine("INSERT INTO audit_log (note) VALUES ('x')")).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/READ ONLY transaction/i),
+      });
+      await close();
+    });
+
+    it('answers a statement the server refuses with the server’s own words, and serves the next call', async () => {
+      const { runAsEngine, close } = await layerSession('reader');
+      for (const [sql, params, words] of [
+        ['SELECT no_such_column FROM customers', [], /Unknown column 'no_such_column'/],
+        ['SELECT * FROM no_such_table', [], /no_such_table' doesn't exist/],
+        ['SELECT * FROM customers WHERE id = ? AND name = ?', [1], /Incorrect arguments/],
+      ] as const) {
+        const outcome = await runAsEngine(sql, [...params]);
+        expect(outcome).toMatchObject({ ok: false, code: 'sql_error', message: expect.stringMatching(words) });
+        expect(await runAsEngine('SELECT name FROM customers WHERE id = ?', [2])).toEqual({
+          ok: true,
+          json: '[{"name":"Bo"}]',
+        });
+      }
       const [[status]] = (await root.query("SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'")) as unknown as [
         { Value: string }[],
       ];

@@ -5,7 +5,13 @@ import type { QueryRequest, SqlParameters } from '../query-messages.ts';
 import type { SqlDatabase, SqlDatabaseTarget, SqlEngineSettings, SqlOutcome } from '../sql-engine.ts';
 import { StatementTimeLimit } from '../statement-time-limit.ts';
 import { type MysqlConnectionSettings, mysqlConnectionSettings } from './mysql-connection-options.ts';
-import { type GuardedSession, guardedCall, type MysqlFlavor, openCallSession } from './mysql-guarded-call.ts';
+import {
+  type GuardedSession,
+  guardedCall,
+  type MysqlFlavor,
+  openCallSession,
+  StaleConnection,
+} from './mysql-guarded-call.ts';
 import { privilegedGrants, privilegedRoleMessage } from './mysql-role-check.ts';
 import { MysqlRowCollector } from './mysql-rows.ts';
 import {
@@ -56,6 +62,8 @@ class MysqlDatabase implements SqlDatabase {
   private readonly stopper: MysqlStatementStopper;
   private readonly timeLimit: StatementTimeLimit;
   private readonly admitted: AdmittedReadCache;
+  /** Connections whose session holds the call settings: set up once, then again by the reset after each call. */
+  private readonly sessionsSetUp = new WeakSet<PoolConnection>();
   private facts: Promise<ServerFacts> | undefined;
   private started: Promise<void> | undefined;
   private closed = false;
@@ -71,6 +79,9 @@ class MysqlDatabase implements SqlDatabase {
       maxIdle: size,
       idleTimeout: 60_000,
       queueLimit: 0,
+      // The reset after every call drops the server's prepared statements and empties mysql2's cache of them,
+      // which costs in proportion to the cache's capacity (16,000 by default), not to what it holds.
+      maxPreparedStatements: 16,
     });
     this.stopper = new MysqlStatementStopper(connectionSettings.connection);
     this.timeLimit = new StatementTimeLimit(settings.limits.timeoutMs);
@@ -190,16 +201,24 @@ class MysqlDatabase implements SqlDatabase {
         return { ok: false, code: 'database_unavailable', message: facts.refusal };
       }
       const settings = { flavor: facts.flavor, timeLimit: this.timeLimit, stopper: this.stopper, call };
-      try {
-        await openCallSession(connection, settings);
-      } catch (error) {
-        connection.destroy();
-        if ((error as ServerError).fatal && attempt < this.settings.limits.maxConcurrentQueries) continue;
-        throw this.unreachable(error as ServerError);
+      if (!this.sessionsSetUp.has(connection)) {
+        try {
+          await openCallSession(connection, settings);
+          this.sessionsSetUp.add(connection);
+        } catch (error) {
+          connection.destroy();
+          if ((error as ServerError).fatal && attempt < this.settings.limits.maxConcurrentQueries) continue;
+          throw this.unreachable(error as ServerError);
+        }
       }
-      const outcome = await guardedCall(connection, settings, (session) =>
-        this.answer(request, session, admitted, params),
-      );
+      let outcome: SqlOutcome;
+      try {
+        outcome = await guardedCall(connection, settings, (session) => this.answer(request, session, admitted, params));
+      } catch (error) {
+        if (error instanceof StaleConnection && attempt < this.settings.limits.maxConcurrentQueries) continue;
+        if (error instanceof StaleConnection) throw this.unreachable(error);
+        throw error;
+      }
       return outcome.ok ? outcome : { ...outcome, message: this.scrub(outcome.message) };
     }
   }

@@ -4,7 +4,9 @@ import type { PoolConnection } from 'mysql2';
 import { QueryFailure } from '../query-failure.ts';
 import type { SqlOutcome } from '../sql-engine.ts';
 import type { StatementTimeLimit } from '../statement-time-limit.ts';
+import { executeDirect } from './mysql-direct-execute.ts';
 import type { MysqlRowCollector } from './mysql-rows.ts';
+import { resetAndPinSession } from './mysql-session-reset.ts';
 import type { MysqlStatementStopper } from './mysql-statement-stopper.ts';
 import type { MysqlColumn } from './mysql-values.ts';
 
@@ -16,7 +18,8 @@ import type { MysqlColumn } from './mysql-values.ts';
  * connection when the limit passes or the call is cancelled, and
  * COM_RESET_CONNECTION before the connection goes back to the pool (user
  * variables, prepared statements, temporary tables, named locks and table
- * locks all end there), or the connection is dropped.
+ * locks all end there; the next call's settings are pinned in the same round
+ * trip), or the connection is dropped.
  */
 
 export type MysqlFlavor = 'mariadb' | 'mysql';
@@ -42,6 +45,16 @@ interface ServerError extends Error {
   fatal?: boolean;
 }
 
+/**
+ * The connection was found dead at the call's first command, before any
+ * statement of the call ran: the call may be tried again on another one.
+ */
+export class StaleConnection extends Error {
+  constructor() {
+    super('The connection was lost before the call began.');
+  }
+}
+
 /** Why the statement is being stopped from outside, when it is. */
 type StopReason = 'time_limit' | 'cancelled' | 'enough_rows';
 
@@ -59,14 +72,6 @@ function runText(connection: PoolConnection, sql: string): Promise<void> {
   return new Promise((resolve, reject) => connection.query(sql, (error) => (error ? reject(error) : resolve())));
 }
 
-function resetConnection(connection: PoolConnection): Promise<void> {
-  return new Promise((resolve, reject) =>
-    (connection as unknown as { reset(callback: (error: Error | null) => void): void }).reset((error) =>
-      error ? reject(error) : resolve(),
-    ),
-  );
-}
-
 /** What a call does inside its session. */
 export interface GuardedSession {
   /** Runs one prepared statement, streaming its rows into the collector until it says stop. */
@@ -76,13 +81,13 @@ export interface GuardedSession {
 }
 
 /**
- * Opens the call's session in one statement: the time limit and lock waits,
- * UTC, the SQL mode the gate reads SQL in, and read-only transactions, so
- * that each statement of the call runs as a READ ONLY transaction of its own
- * (as `START TRANSACTION READ ONLY` would make it, one round trip cheaper).
- * A fatal error here means a dead connection, worth one more try.
+ * The one statement that sets a call's session up: the time limit and lock
+ * waits, UTC, the SQL mode the gate reads SQL in, and read-only transactions,
+ * so that each statement of the call runs as a READ ONLY transaction of its
+ * own (as `START TRANSACTION READ ONLY` would make it, one round trip
+ * cheaper).
  */
-export async function openCallSession(connection: PoolConnection, settings: GuardedCallSettings): Promise<void> {
+export function callSessionSql(settings: Pick<GuardedCallSettings, 'flavor' | 'timeLimit'>): string {
   const seconds = Math.max(settings.timeLimit.ms, 1) / 1000;
   const lockSeconds = Math.max(1, Math.ceil(seconds));
   const mariadb = settings.flavor === 'mariadb';
@@ -91,11 +96,19 @@ export async function openCallSession(connection: PoolConnection, settings: Guar
     : `max_execution_time = ${Math.max(1, Math.ceil(settings.timeLimit.ms))}`;
   // MariaDB before 11.1 knows only tx_read_only (later ones keep it as an alias); MySQL 8 only transaction_read_only.
   const readOnly = mariadb ? 'tx_read_only' : 'transaction_read_only';
-  await runText(
-    connection,
+  return (
     `SET SESSION ${limit}, lock_wait_timeout = ${lockSeconds}, innodb_lock_wait_timeout = ${lockSeconds}, ` +
-      `time_zone = '+00:00', sql_mode = '${callSqlMode}', ${readOnly} = 1, autocommit = 1`,
+    `time_zone = '+00:00', sql_mode = '${callSqlMode}', ${readOnly} = 1, autocommit = 1`
   );
+}
+
+/**
+ * Sets up the session of a connection that has not served a call yet; after
+ * a call, the reset sets it up again for the next one (`guardedCall`). A
+ * fatal error here means a dead connection, worth one more try.
+ */
+export async function openCallSession(connection: PoolConnection, settings: GuardedCallSettings): Promise<void> {
+  await runText(connection, callSessionSql(settings));
 }
 
 function serverErrorMessage(error: ServerError, flavor: MysqlFlavor): string {
@@ -117,6 +130,9 @@ export async function guardedCall(
   const { timeLimit, stopper, call, flavor } = settings;
   const threadId = connection.threadId;
   let stopReason: StopReason | undefined;
+  // A connection the server dropped while it sat in the pool (a restart) fails the call's first command.
+  let commandsAnswered = 0;
+  let stale = false;
   let connectionKilled = false;
   // SLEEP and BENCHMARK stopped by max_statement_time return a value instead of an error; past the limit, a
   // statement's result is never taken as its answer. Measured from before the statement was sent, so that the
@@ -177,13 +193,28 @@ export async function guardedCall(
         else reject(new CallFailure(outcomeOf(error)));
       };
       running = (error) => settle(error);
-      const command = connection.execute({ sql, rowsAsArray: true }, params as mysql.ExecuteValues[]);
-      command.on('fields', (fields: MysqlColumn[]) => onFields(fields));
-      command.on('result', (row: unknown[]) => {
-        if (!onRow(row) && stopReason === undefined) stop('enough_rows');
+      // MariaDB prepares and executes in one round trip; MySQL has no way to, and takes two.
+      const command =
+        flavor === 'mariadb'
+          ? executeDirect(connection, { sql, rowsAsArray: true }, params as mysql.ExecuteValues[])
+          : connection.execute({ sql, rowsAsArray: true }, params as mysql.ExecuteValues[]);
+      // A statement without a result set (possible only behind the gate) answers an OK: no columns, no rows.
+      let resultSet = false;
+      command.on('fields', (fields: MysqlColumn[] | undefined) => {
+        resultSet = fields !== undefined;
+        onFields(fields ?? []);
       });
-      command.on('error', (error: ServerError) => settle(error));
-      command.on('end', () => settle());
+      command.on('result', (row: unknown[]) => {
+        if (resultSet && !onRow(row) && stopReason === undefined) stop('enough_rows');
+      });
+      command.on('error', (error: ServerError) => {
+        if (error.fatal && commandsAnswered === 0 && stopReason === undefined) stale = true;
+        settle(error);
+      });
+      command.on('end', () => {
+        commandsAnswered++;
+        settle();
+      });
     });
 
   const session: GuardedSession = {
@@ -230,19 +261,20 @@ export async function guardedCall(
     clearTimeout(graceTimer);
     call.signal.removeEventListener('abort', onAbort);
     await Promise.all(kills);
-    await settleConnection(connection, connectionKilled);
+    await settleConnection(connection, connectionKilled, callSessionSql(settings));
   }
+  if (stale) throw new StaleConnection();
   return outcome;
 }
 
 /**
- * Resets the connection for the next call, or drops it when that fails.
- * COM_RESET_CONNECTION rolls back any open transaction itself.
+ * Resets the connection and sets it up for the next call, or drops it when
+ * that fails. COM_RESET_CONNECTION rolls back any open transaction itself.
  */
-async function settleConnection(connection: PoolConnection, killed: boolean): Promise<void> {
+async function settleConnection(connection: PoolConnection, killed: boolean, sessionSql: string): Promise<void> {
   if (killed) return;
   try {
-    await resetConnection(connection);
+    await resetAndPinSession(connection, sessionSql);
     connection.release();
   } catch {
     connection.destroy();

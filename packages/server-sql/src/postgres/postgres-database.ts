@@ -13,7 +13,7 @@ import {
   postgresPlanAsJson,
   postgresSchemaText,
 } from './postgres-schema.ts';
-import { checkPostgresStatement, loadPostgresParser } from './postgres-statement-gate.ts';
+import { AdmittedStatementCache, loadPostgresParser } from './postgres-statement-gate.ts';
 
 /**
  * How long past the time limit a statement may still run before it is
@@ -72,6 +72,7 @@ export class PostgresDatabase implements SqlDatabase {
   #started: Promise<void> | undefined;
   #closed = false;
   readonly #statementGate: boolean;
+  readonly #admitted = new AdmittedStatementCache();
 
   /**
    * `layers.statementGate: false` switches the gate off, so that tests can
@@ -158,7 +159,7 @@ export class PostgresDatabase implements SqlDatabase {
     try {
       if ((request.kind === 'query' || request.kind === 'explain') && this.#statementGate) {
         await loadPostgresParser();
-        checkPostgresStatement(request.sql);
+        this.#admitted.check(request.sql);
       }
     } catch (error) {
       if (error instanceof QueryFailure) return { ok: false, code: error.code, message: error.message };

@@ -1,4 +1,5 @@
 import pg, { type ClientBase, type FieldDef } from 'pg';
+import { fixedStatementsMessages, statementMessages, syncMessage } from './postgres-wire-messages.ts';
 
 /** pg's row decoder (`pg.Result`), which its type definitions leave out. */
 interface RowDecoder {
@@ -14,14 +15,21 @@ function boundText(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
-/** The parts of pg's connection this call writes to; pg passes it to `submit`. */
+/** The part of pg's connection this call writes to; pg passes it to `submit`. */
 interface Connection {
-  parse(message: { text: string; name?: string }): void;
-  bind(message: { portal?: string; statement?: string; values?: unknown[] }): void;
-  describe(message: { type: 'P' | 'S'; name?: string }): void;
-  execute(message: { portal?: string; rows?: number }): void;
-  sync(): void;
-  stream: { cork?: () => void; uncork?: () => void };
+  stream: { write(buffer: Buffer): boolean };
+}
+
+/** The messages of each fixed list of statements (what runs before and after), built once. */
+const fixedMessages = new WeakMap<readonly string[], Buffer>();
+
+function messagesOf(texts: readonly string[]): Buffer {
+  let messages = fixedMessages.get(texts);
+  if (messages === undefined) {
+    messages = fixedStatementsMessages(texts);
+    fixedMessages.set(texts, messages);
+  }
+  return messages;
 }
 
 /** What one call to the server brought back. */
@@ -82,23 +90,14 @@ class StatementCall {
   }
 
   submit(connection: Connection): void {
-    connection.stream.cork?.();
-    for (const text of this.#before) {
-      connection.parse({ text });
-      connection.bind({});
-      connection.execute({ rows: 0 });
-    }
-    connection.parse({ text: this.#text });
-    connection.bind({ values: this.#values });
-    connection.describe({ type: 'P' });
-    connection.execute({ rows: this.#rows });
-    for (const text of this.#after) {
-      connection.parse({ text });
-      connection.bind({});
-      connection.execute({ rows: 0 });
-    }
-    connection.sync();
-    connection.stream.uncork?.();
+    connection.stream.write(
+      Buffer.concat([
+        messagesOf(this.#before),
+        statementMessages(this.#text, this.#values, { rows: this.#rows, describe: true }),
+        messagesOf(this.#after),
+        syncMessage,
+      ]),
+    );
   }
 
   get #inStatement(): boolean {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkPostgresStatement, loadPostgresParser } from './postgres-statement-gate.ts';
+import { AdmittedStatementCache, checkPostgresStatement, loadPostgresParser } from './postgres-statement-gate.ts';
 
 // The gate alone, without a server: what it lets through and what it refuses. The layers behind it are
 // tested without it in postgres-layers.test.ts.
@@ -91,5 +91,17 @@ describe('PostgreSQL statement gate', () => {
 
   it("answers a syntax error with the parser's words", () => {
     expect(() => checkPostgresStatement('SELEC 1')).toThrow(/PostgreSQL could not parse the statement: syntax error/);
+  });
+
+  it('remembers what it let through, and checks a refused statement in full every time', () => {
+    const cache = new AdmittedStatementCache(2);
+    for (let round = 0; round < 2; round++) {
+      cache.check('SELECT 1');
+      expect(() => cache.check('DELETE FROM orders')).toThrow(/Only SELECT-style reads/);
+      expect(() => cache.check('SELEC 1')).toThrow(/could not parse/);
+    }
+    // More texts than it keeps: the oldest are dropped and checked in full again when they come back.
+    for (const sql of ['SELECT 2', 'SELECT 1', 'SELECT 3', 'SELECT 2']) cache.check(sql);
+    expect(() => cache.check("SELECT pg_notify('c', 'x')")).toThrow(/acts outside the data/);
   });
 });

@@ -174,3 +174,32 @@ export function checkPostgresStatement(sql: string): void {
   }
   checkTree(statement);
 }
+
+/**
+ * The statements the gate let through lately, by their text: a parse costs
+ * tens of microseconds of the server's one thread (and, with libpg-query
+ * 18.1, a few kilobytes of memory that never come back), while a model or an
+ * application sends the same statement with new params again and again.
+ * Refusals are not kept; they are rare and their messages cheap to remake.
+ */
+export class AdmittedStatementCache {
+  readonly #admitted = new Set<string>();
+  readonly #size: number;
+
+  constructor(size = 256) {
+    this.#size = size;
+  }
+
+  /** `checkPostgresStatement`, remembered; call `loadPostgresParser()` first. */
+  check(sql: string): void {
+    if (this.#admitted.has(sql)) {
+      // Most recently used last: the first one is the one to drop.
+      this.#admitted.delete(sql);
+      this.#admitted.add(sql);
+      return;
+    }
+    checkPostgresStatement(sql);
+    if (this.#admitted.size >= this.#size) this.#admitted.delete(this.#admitted.values().next().value as string);
+    this.#admitted.add(sql);
+  }
+}
