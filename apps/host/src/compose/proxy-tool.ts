@@ -292,15 +292,17 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
       const timeoutMs = settings.toolTimeoutMs ?? options.hostTimeoutMs() ?? defaultToolTimeoutMs;
       const deadline = callDeadline(context.signal, timeoutMs);
       try {
-        const result = (await (asksByRetry(context) && upstream.identity?.era !== 'modern'
-          ? relayAcrossRetries(args, context, deadline.timeout)
-          : upstream.call(descriptor.name, args, {
-              signal: deadline.signal,
-              onProgress: (update) => context.progress(update.progress, update.total, update.message),
-              onServerRequest: serverRequestHandler(context),
-              clientCapabilities: callerCapabilities(context),
-              ...callerIdentity(upstream, context),
-            }))) as CallToolResult;
+        const result = (await (upstream.callsInProcess
+          ? upstream.callInProcess(descriptor.name, args, context, deadline.signal)
+          : asksByRetry(context) && upstream.identity?.era !== 'modern'
+            ? relayAcrossRetries(args, context, deadline.timeout)
+            : upstream.call(descriptor.name, args, {
+                signal: deadline.signal,
+                onProgress: (update) => context.progress(update.progress, update.total, update.message),
+                onServerRequest: serverRequestHandler(context),
+                clientCapabilities: callerCapabilities(context),
+                ...callerIdentity(upstream, context),
+              }))) as CallToolResult;
         finish(result.isError === true ? 'tool_error' : 'ok');
         return result;
       } catch (error) {

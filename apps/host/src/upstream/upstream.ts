@@ -1,8 +1,13 @@
 import {
+  type CallContext,
+  type CallToolResult,
   createInMemoryTransportPair,
   type Implementation,
+  type LogLevel,
+  logLevels,
   type McpServer,
   type PromptDescriptor,
+  ProtocolError,
   type ResourceDescriptor,
   type ResourceTemplateDescriptor,
   type ToolDescriptor,
@@ -10,9 +15,10 @@ import {
 import type { ServerEntry } from '../config/host-config.ts';
 import { ChildProcessTransport } from './child-process-transport.ts';
 import { HttpClientTransport } from './http-client-transport.ts';
+import { inProcessCallContext } from './in-process-call-context.ts';
 import { type ListKind, subscribeToListChanges } from './list-changes-subscription.ts';
 import { createPackageServer } from './mount-package.ts';
-import { UpstreamConnectError } from './upstream-errors.ts';
+import { UpstreamClosedError, UpstreamConnectError, UpstreamRpcError } from './upstream-errors.ts';
 import { type UpstreamIdentity, type UpstreamRequestOptions, UpstreamSession } from './upstream-session.ts';
 
 export type UpstreamState = 'starting' | 'up' | 'down' | 'failed' | 'stopped';
@@ -47,6 +53,8 @@ const maxRestartDelayMs = 30_000;
 const connectTimeoutMs = 30_000;
 /** Long enough for a child that is slow to start, short enough that a silent legacy one is not waited on long. */
 const defaultProbeTimeLimitMs = 5000;
+/** What a mounted server's tools log reaches the host's log from this level up, as a session's default filter lets through. */
+const inProcessLogThreshold = logLevels.indexOf('info');
 
 /**
  * One configured server and its connection: mounted in process, a child
@@ -85,6 +93,9 @@ export class Upstream {
     this.#hooks = hooks;
     this.#options = options;
   }
+
+  /** Calls in flight on a mounted server's tools, each ended when the server is stopped or re-mounted. */
+  readonly #inProcessCalls = new Set<AbortController>();
 
   /** Restarts after crashes since it last stayed up a minute. */
   get restarts(): number {
@@ -127,20 +138,80 @@ export class Upstream {
     return this.entry.kind === 'package';
   }
 
+  /**
+   * Whether its tools are called directly, in this process, with the
+   * caller's context (`callInProcess`): one of ours, mounted here.
+   */
+  get callsInProcess(): boolean {
+    return this.entry.kind === 'package';
+  }
+
   call(name: string, args: Record<string, unknown>, options: UpstreamRequestOptions): Promise<unknown> {
     return this.request('tools/call', { name, arguments: args }, options);
+  }
+
+  /**
+   * Calls a tool of a server mounted in this process directly: no transport,
+   * no second JSON-RPC engine. The tool runs with the caller's context
+   * (see inProcessCallContext) and follows `signal`; the answer comes as
+   * soon as `signal` aborts, whether the tool stops or not, and a call in
+   * flight when the server is stopped or re-mounted ends with
+   * UpstreamClosedError, as it would on a connection. What a client would
+   * get as a JSON-RPC error rejects as UpstreamRpcError.
+   */
+  callInProcess(
+    name: string,
+    args: Record<string, unknown>,
+    caller: CallContext,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const server = this.#server;
+    if (server === undefined || this.state !== 'up') return Promise.reject(this.#notUp());
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const call = new AbortController();
+    const follow = () => call.abort(signal.reason);
+    signal.addEventListener('abort', follow, { once: true });
+    this.#inProcessCalls.add(call);
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const end = () => {
+        signal.removeEventListener('abort', follow);
+        call.signal.removeEventListener('abort', stop);
+        this.#inProcessCalls.delete(call);
+      };
+      const stop = () => {
+        end();
+        reject(call.signal.reason);
+      };
+      call.signal.addEventListener('abort', stop, { once: true });
+      server.callTool(name, args, inProcessCallContext(caller, call.signal, this.#logFromTool)).then(
+        (result) => {
+          end();
+          resolve(result);
+        },
+        (error: unknown) => {
+          end();
+          reject(ProtocolError.isInstance(error) ? new UpstreamRpcError(error.code, error.message, error.data) : error);
+        },
+      );
+    });
+  }
+
+  /** A mounted server's tool logged something: to the host's log with the server's name, as a session's log notification. */
+  readonly #logFromTool = (level: LogLevel, data: unknown): void => {
+    if (logLevels.indexOf(level) < inProcessLogThreshold) return;
+    this.#hooks.log(`[${this.entry.name}] ${level}: ${JSON.stringify(data)}`);
+  };
+
+  #notUp(): Error {
+    return new Error(
+      `${this.entry.name} is ${this.state === 'failed' ? 'not running (it kept crashing)' : 'restarting'}; try again shortly`,
+    );
   }
 
   /** Any request to the server while it is up: reading a resource, getting a prompt, completing an argument. */
   request(method: string, params: Record<string, unknown>, options: UpstreamRequestOptions = {}): Promise<unknown> {
     const session = this.session;
-    if (session === undefined || this.state !== 'up') {
-      return Promise.reject(
-        new Error(
-          `${this.entry.name} is ${this.state === 'failed' ? 'not running (it kept crashing)' : 'restarting'}; try again shortly`,
-        ),
-      );
-    }
+    if (session === undefined || this.state !== 'up') return Promise.reject(this.#notUp());
     if (options.authInfo !== undefined && !this.receivesCallerIdentity) {
       const { authInfo: _dropped, ...withoutIdentity } = options;
       return session.request(method, params, withoutIdentity);
@@ -271,6 +342,9 @@ export class Upstream {
   }
 
   async #disconnect(): Promise<void> {
+    for (const call of this.#inProcessCalls) {
+      call.abort(new UpstreamClosedError('it was stopped or mounted again'));
+    }
     this.#listSubscription?.stop();
     this.#listSubscription = undefined;
     const session = this.session;

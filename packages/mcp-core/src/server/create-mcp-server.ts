@@ -1,17 +1,21 @@
+import type { CallContext } from '../engine/call-context.ts';
 import { createServerCore } from '../engine/create-server-core.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
+import { invalidParams } from '../errors/common-protocol-errors.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcRequest, JsonRpcResponse } from '../messages/jsonrpc-message.ts';
 import { answerModernRequest, type ModernExchange, type ModernServices } from '../modern/answer-modern-request.ts';
 import { RequestStateSeal } from '../modern/request-state.ts';
 import type { Prompt } from '../prompts/define-prompt.ts';
-import type { Implementation } from '../protocol/mcp-types.ts';
+import type { CallToolResult, Implementation } from '../protocol/mcp-types.ts';
 import type { Resource } from '../resources/define-resource.ts';
 import type { ResourceTemplate } from '../resources/define-resource-template.ts';
 import { type AssumedInitialize, LegacySession } from '../session/legacy-session.ts';
+import { CallCancelled, callTool } from '../tools/call-tool.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import type { Transport } from '../transports/transport.ts';
 import { DualEraConnection } from './dual-era-connection.ts';
+import { withServerPolicy } from './with-server-policy.ts';
 
 export interface McpServerOptions extends Implementation {
   /** Told to the model at initialize: how to use this server's tools together. */
@@ -103,6 +107,22 @@ export interface McpServer {
    * exchange was cancelled first.
    */
   answer(request: JsonRpcRequest, exchange: ModernExchange): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Calls one of this server's tools in this process, with no transport and
+   * no JSON-RPC in between: for a host that composes servers and already has
+   * a caller's context. The arguments are validated and every outcome of the
+   * tool becomes a result, as for a `tools/call` from a client. The tool asks
+   * and reports through `context` (the caller's era and capabilities decide
+   * how); when its client cannot show a form, this server's
+   * `whenElicitationUnavailable` decides, as on its own connections, and log
+   * data is redacted as it is for them.
+   *
+   * Rejects with the ProtocolError a client would get for an unknown or
+   * disabled tool (-32602), or for a question the caller's client cannot be
+   * asked in the 2026 era (-32021); with the signal's reason when
+   * `context.signal` aborts first.
+   */
+  callTool(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
   /** Closes every connection, then runs the `onClose` option once. */
   close(): Promise<void>;
 }
@@ -187,6 +207,19 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return connection;
     },
     answer: (request, exchange) => answerModernRequest(modern, request, exchange),
+    async callTool(name, args, context) {
+      const tool = core.tools.get(name);
+      if (tool === undefined) {
+        // The engine's own answer to a tools/call for a tool it does not have.
+        throw invalidParams(`Unknown tool: "${name.slice(0, 100)}". Call tools/list for the available tools.`);
+      }
+      try {
+        return await callTool(tool, args, withServerPolicy(context, core.elicitationUnavailable), core.report);
+      } catch (error) {
+        if (error instanceof CallCancelled) throw context.signal.reason;
+        throw error;
+      }
+    },
     async close() {
       closing.abort();
       // Let open subscriptions send their closing results before the connections go.
