@@ -9,10 +9,10 @@
  * server only.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processTree } from '../packages/mcp-core/src/testing/real-service.ts';
+import { processTreeUsage } from '../packages/mcp-core/src/testing/real-service.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -75,28 +75,6 @@ interface Start {
   pssKib: number;
 }
 
-// Linux's USER_HZ: /proc counts CPU time in hundredths of a second.
-const clockTicksPerSecond = 100;
-
-function usage(pid: number): { cpuMs: number; rssKib: number; pssKib: number } {
-  let rssKib = 0;
-  let pssKib = 0;
-  let ticks = 0;
-  for (const member of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-      const rollup = readFileSync(`/proc/${member}/smaps_rollup`, 'utf8');
-      rssKib += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-      pssKib += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return { cpuMs: (ticks * 1000) / clockTicksPerSecond, rssKib, pssKib };
-}
-
 function startOnce(contender: Contender): Promise<Start> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -123,7 +101,7 @@ function startOnce(contender: Contender): Promise<Start> {
           if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0) {
             reject(new Error(`${contender.name}: tools/list answered ${JSON.stringify(message)}`));
           }
-          const memory = usage(child.pid ?? 0);
+          const memory = processTreeUsage(child.pid ?? 0);
           child.once('exit', () => resolve({ ms, ...memory }));
           child.stdin.end();
           child.kill('SIGTERM');

@@ -64,6 +64,7 @@ it('pins the public API: adding to it is a decision', () => {
     'loopbackPortAnswers',
     'optionsTableProblems',
     'processTree',
+    'processTreeUsage',
     'recordMessages',
     'serviceGate',
     'spawnHttpServer',

@@ -10,10 +10,9 @@
  * /proc, over every round) moves much less.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { processTree } from '@toolshed/mcp-core/testing';
+import { processTreeUsage } from '@toolshed/mcp-core/testing';
 
 export const ourBin: string = new URL('../bin/toolshed-sql.js', import.meta.url).pathname;
 export const dbhubBin: string = new URL('../node_modules/@bytebase/dbhub/dist/index.js', import.meta.url).pathname;
@@ -40,36 +39,6 @@ async function connect(contender: Contender): Promise<Connected> {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   return { client, pid: transport.pid as number };
-}
-
-/** Kilobytes of PSS of a process and everything under it. */
-function pssKb(pid: number): number {
-  let total = 0;
-  for (const member of processTree(pid)) {
-    try {
-      const rollup = readFileSync(`/proc/${member}/smaps_rollup`, 'utf8');
-      total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return total;
-}
-
-/** CPU time (user + system) of a process and everything under it, in milliseconds. */
-function cpuMs(pid: number): number {
-  let ticks = 0;
-  for (const member of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  // USER_HZ is 100 on Linux.
-  return ticks * 10;
 }
 
 /** The process that listens on a loopback port (the database server), when `ss` can tell. */
@@ -157,22 +126,22 @@ export async function compareWithDbhub(
       const { client } = connected[index] as Connected;
       const offset = round * 800;
       const { pid } = connected[index] as Connected;
-      const serverBefore = cpuMs(pid);
-      const databaseBefore = databasePid === undefined ? 0 : cpuMs(databasePid);
+      const serverBefore = processTreeUsage(pid).cpuMs;
+      const databaseBefore = databasePid === undefined ? 0 : processTreeUsage(databasePid).cpuMs;
       lookups[index]?.push(
         await callsPerSecond(client, 800, 8, (call) => contender.pointLookup(1 + (((offset + call) * 7919) % 10_000))),
       );
       const spent = lookupCpu[index] as (typeof lookupCpu)[number];
       spent.calls += 800;
-      spent.serverMs += cpuMs(pid) - serverBefore;
-      spent.databaseMs += databasePid === undefined ? 0 : cpuMs(databasePid) - databaseBefore;
+      spent.serverMs += processTreeUsage(pid).cpuMs - serverBefore;
+      spent.databaseMs += databasePid === undefined ? 0 : processTreeUsage(databasePid).cpuMs - databaseBefore;
       scans[index]?.push(await callsPerSecond(client, 8, 1, () => contender.scan));
     }
   }
   const rows: string[][] = [];
   for (const [index, contender] of contenders.entries()) {
     const { client, pid } = connected[index] as Connected;
-    const pss = pssKb(pid);
+    const pss = processTreeUsage(pid).pssKib;
     await client.close();
     const spent = lookupCpu[index] as (typeof lookupCpu)[number];
     const perCall = (ms: number) => ((ms * 1000) / spent.calls).toFixed(0);

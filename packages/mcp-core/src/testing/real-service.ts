@@ -97,6 +97,41 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
+// Linux's USER_HZ: /proc counts CPU time in hundredths of a second.
+const clockTicksPerSecond = 100;
+
+/** What a process and everything under it have used, from /proc: CPU time so far and memory now. */
+export interface ProcessTreeUsage {
+  /** User and system CPU time, in milliseconds. */
+  cpuMs: number;
+  rssKib: number;
+  /** Proportional set size: shared pages counted in part, so trees of different shapes compare fairly. */
+  pssKib: number;
+}
+
+/**
+ * The CPU time and memory of a process and its descendants, for benchmarks
+ * that compare whole servers (a server and its query processes, say).
+ */
+export function processTreeUsage(pid: number): ProcessTreeUsage {
+  let ticks = 0;
+  let rssKib = 0;
+  let pssKib = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+      const rollup = readFileSync(`/proc/${member}/smaps_rollup`, 'utf8');
+      rssKib += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+      pssKib += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return { cpuMs: (ticks * 1000) / clockTicksPerSecond, rssKib, pssKib };
+}
+
 /** The pids among these that are still running (not gone, not zombies). */
 export function alivePids(pids: readonly number[]): number[] {
   return pids.filter((pid) => {
