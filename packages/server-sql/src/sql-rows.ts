@@ -148,13 +148,15 @@ export function queryResultJson(
   truncatedBy: TruncatedBy | undefined,
   limits: RowLimits,
   elapsedMs: number,
+  /** The engine's name for the function that shortens a value, for the hint. */
+  substring = 'substr',
 ): string {
   let tail = `,"row_count":${rowCount},"truncated":${truncatedBy !== undefined}`;
   if (truncatedBy !== undefined) {
     const hint =
       truncatedBy === 'max_rows'
         ? `More rows exist than max_rows (${limits.maxRows}). Narrow the WHERE clause, aggregate, or page with LIMIT/OFFSET or a keyset (WHERE id > last_id).`
-        : `The rows reached the ${limits.maxBytes}-byte result cap. Select fewer columns, shorten long values (substr), or page with LIMIT/OFFSET.`;
+        : `The rows reached the ${limits.maxBytes}-byte result cap. Select fewer columns, shorten long values (${substring}), or page with LIMIT/OFFSET.`;
     tail += `,"truncated_by":"${truncatedBy}","hint":${JSON.stringify(hint)}`;
   }
   return `{"columns":${JSON.stringify(columns)},"rows":${rowsJson}${tail},"elapsed_ms":${elapsedMs}}`;

@@ -186,17 +186,20 @@ export interface ServiceStart {
   listenWithinMs?: number;
   /** Extra text for a failure message, such as the service's own log file. */
   describeFailure?(): string;
+  /** This port rather than a free one: a service started again where its clients expect it. */
+  port?: number;
 }
 
 /**
- * Starts a service in the foreground on a free loopback port and resolves once
- * it accepts connections there. A port taken between choosing and binding it is
- * chosen again; a service that exits first rejects with what it printed.
+ * Starts a service in the foreground on a free loopback port (or `start.port`)
+ * and resolves once it accepts connections there. A free port taken between
+ * choosing and binding it is chosen again; a service that exits first rejects
+ * with what it printed.
  */
 export async function startServiceProcess(start: ServiceStart): Promise<ServiceProcess> {
   let lastFailure = '';
   for (let attempt = 0; attempt < 4; attempt++) {
-    const port = await freeLoopbackPort();
+    const port = start.port ?? (await freeLoopbackPort());
     const ids = start.unprivileged === false ? undefined : unprivilegedIds();
     const child = spawn(start.command, start.args(port), {
       cwd: start.cwd,
@@ -246,7 +249,7 @@ export async function startServiceProcess(start: ServiceStart): Promise<ServiceP
       } else await delay(50);
     }
     lastFailure = failure;
-    if (!/address already in use|EADDRINUSE|could not bind/i.test(failure)) break;
+    if (start.port !== undefined || !/address already in use|EADDRINUSE|could not bind/i.test(failure)) break;
   }
   throw new Error(`${start.command} did not start: ${lastFailure}`);
 }

@@ -1,16 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import {
-  childExited,
-  loopbackPortAnswers,
-  type ServiceProcess,
-  startServiceProcess,
-  unprivilegedIds,
-} from '@toolshed/mcp-core/testing';
+import { type ServiceProcess, startServiceProcess, unprivilegedIds } from '@toolshed/mcp-core/testing';
 import mysql from 'mysql2/promise';
 import { openMysqlDatabase } from '../mysql/mysql-database.ts';
 import type { QueryRequest, SqlParameters } from '../query-messages.ts';
@@ -176,40 +169,12 @@ export async function startMariadbServer(
     },
     async restart() {
       await service.stop();
-      service = await restartOnPort('/usr/sbin/mariadbd', serverArguments(port), port);
-    },
-  };
-}
-
-/**
- * Starts a stopped service again on the port it had, as a database server
- * restarted under running clients: `startServiceProcess` always picks a new port.
- */
-async function restartOnPort(command: string, args: string[], port: number): Promise<ServiceProcess> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...unprivilegedIds() });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const deadline = Date.now() + 60_000;
-  while (!(await loopbackPortAnswers(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${command} did not restart: ${output}`);
-    await delay(50);
-  }
-  return {
-    child,
-    port,
-    output: () => output,
-    async stop(graceMs = 10_000) {
-      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-      const exited = childExited(child);
-      process.kill(-child.pid, 'SIGTERM');
-      const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
+      service = await startServiceProcess({
+        command: '/usr/sbin/mariadbd',
+        args: serverArguments,
+        port,
+        listenWithinMs: 60_000,
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { RowLimits } from '../query-messages.ts';
-import type { ResultColumn, TruncatedBy } from '../sql-rows.ts';
+import { queryResultJson, type ResultColumn, type TruncatedBy } from '../sql-rows.ts';
 import { type MysqlColumn, mysqlTypeName, type ValueConverter, valueConverter } from './mysql-values.ts';
 
 /**
@@ -64,16 +64,8 @@ export class MysqlRowCollector {
       total += size;
       kept++;
     }
-    const truncatedBy = this.truncatedBy;
-    let tail = `,"row_count":${kept},"truncated":${truncatedBy !== undefined}`;
-    if (truncatedBy !== undefined) {
-      const hint =
-        truncatedBy === 'max_rows'
-          ? `More rows exist than max_rows (${limits.maxRows}). Narrow the WHERE clause, aggregate, or page with LIMIT/OFFSET or a keyset (WHERE id > last_id).`
-          : `The rows reached the ${limits.maxBytes}-byte result cap. Select fewer columns, shorten long values (SUBSTRING), or page with LIMIT/OFFSET.`;
-      tail += `,"truncated_by":"${truncatedBy}","hint":${JSON.stringify(hint)}`;
-    }
     const rowsJson = `[${encoded.slice(0, kept).join(',')}]`;
-    return `{"columns":${JSON.stringify(this.columns)},"rows":${rowsJson}${tail},"elapsed_ms":${Math.round(elapsedMs * 1000) / 1000}}`;
+    const elapsed = Math.round(elapsedMs * 1000) / 1000;
+    return queryResultJson(this.columns, rowsJson, kept, this.truncatedBy, limits, elapsed, 'SUBSTRING');
   }
 }

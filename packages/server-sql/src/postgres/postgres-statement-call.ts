@@ -32,6 +32,15 @@ function messagesOf(texts: readonly string[]): Buffer {
   return messages;
 }
 
+/** One call: the statements before, the statement with its values and row cap, and the statements after. */
+interface StatementCallParts {
+  before: readonly string[];
+  text: string;
+  values: readonly unknown[];
+  rows: number;
+  after: readonly string[];
+}
+
 /** What one call to the server brought back. */
 export interface StatementCallResult {
   fields: FieldDef[];
@@ -70,13 +79,7 @@ class StatementCall {
   #settled = false;
 
   constructor(
-    parts: {
-      before: readonly string[];
-      text: string;
-      values: readonly unknown[];
-      rows: number;
-      after: readonly string[];
-    },
+    parts: StatementCallParts,
     types: TypeParsers,
     done: (error: Error | undefined, result: StatementCallResult) => void,
   ) {
@@ -150,13 +153,7 @@ class StatementCall {
 /** Runs a statement between `before` and `after` in one round trip; see `StatementCall`. */
 export function callStatement(
   client: ClientBase,
-  parts: {
-    before: readonly string[];
-    text: string;
-    values: readonly unknown[];
-    rows: number;
-    after: readonly string[];
-  },
+  parts: StatementCallParts,
   types: TypeParsers,
 ): Promise<StatementCallResult> {
   return new Promise((resolve, reject) => {

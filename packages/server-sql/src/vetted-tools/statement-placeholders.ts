@@ -147,7 +147,7 @@ export function bindStatement(sql: string, engine: SqlEngineKind, parameters: re
     order.push(index);
   }
   rewritten += sql.slice(copied);
-  const used = new Set(placeholders.map((placeholder, position) => indexOf(placeholder, position)));
+  const used = new Set(order);
   const unused = parameters.filter((_, index) => !used.has(index));
   if (unused.length > 0) {
     throw new Error(`the statement never uses the parameter(s) ${unused.join(', ')}`);

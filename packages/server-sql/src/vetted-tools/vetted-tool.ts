@@ -15,17 +15,17 @@ export interface VettedStatement {
 }
 
 /**
- * The hint of a cut result, for a tool whose SQL the model cannot change: it
- * can only narrow the parameters.
+ * The result of a call, with the hint of a cut result written for a tool
+ * whose SQL the model cannot change: it can only narrow the parameters.
  */
-function vettedHint(json: string, maxRows: number): string {
-  const result = JSON.parse(json) as { truncated?: boolean; truncated_by?: string; hint?: string };
-  if (result.truncated !== true) return json;
+function vettedResult(json: string, maxRows: number) {
+  const result = JSON.parse(json) as Record<string, unknown>;
+  if (result.truncated !== true) return structuredResult(result, { text: json });
   result.hint =
     result.truncated_by === 'max_rows'
       ? `This tool returns at most ${maxRows} rows; narrow its parameters for the rest.`
       : 'The rows reached the result size cap; narrow this tool’s parameters for the rest.';
-  return JSON.stringify(result);
+  return structuredResult(result, { text: JSON.stringify(result) });
 }
 
 /**
@@ -108,8 +108,7 @@ export function createVettedTool(
         },
         call,
       );
-      const text = vettedHint(json, maxRows);
-      return structuredResult(JSON.parse(text), { text });
+      return vettedResult(json, maxRows);
     },
   });
 }
