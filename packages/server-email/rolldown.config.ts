@@ -1,4 +1,5 @@
 import { defineConfig, type RolldownOptions } from 'rolldown';
+import { binBundleBuilds } from '../../scripts/rolldown-bin-bundle.ts';
 
 const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
 
@@ -21,12 +22,7 @@ const config: RolldownOptions[] = defineConfig([
     ],
     output,
   },
-  {
-    input: { 'toolshed-email': 'src/cli.ts' },
-    platform: 'node',
-    external: [/^node:/],
-    output: { ...output, chunkFileNames: 'toolshed-email-[hash].js' },
-  },
+  ...binBundleBuilds({ bin: 'toolshed-email', entry: 'src/cli.ts' }),
 ]);
 
 export default config;

@@ -1,6 +1,5 @@
 import { defineConfig, type RolldownOptions } from 'rolldown';
-
-const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
+import { binBundleBuilds } from '../../scripts/rolldown-bin-bundle.ts';
 
 // The library entry and the regex worker stay unbundled against their
 // dependencies, so a host that mounts several servers shares one mcp-core and
@@ -12,14 +11,9 @@ const config: RolldownOptions[] = defineConfig([
     input: { index: 'src/index.ts', 'regex-worker': 'src/regex-worker.ts' },
     platform: 'node',
     external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, /^diff/],
-    output,
+    output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
   },
-  {
-    input: { 'toolshed-filesystem': 'src/cli.ts' },
-    platform: 'node',
-    external: [/^node:/],
-    output: { ...output, chunkFileNames: 'toolshed-filesystem-[hash].js' },
-  },
+  ...binBundleBuilds({ bin: 'toolshed-filesystem', entry: 'src/cli.ts' }),
 ]);
 
 export default config;

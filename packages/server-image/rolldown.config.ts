@@ -1,4 +1,5 @@
 import { defineConfig, type RolldownOptions } from 'rolldown';
+import { binBundleBuilds } from '../../scripts/rolldown-bin-bundle.ts';
 
 const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
 
@@ -13,12 +14,7 @@ const config: RolldownOptions[] = defineConfig([
     external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, /^sharp/, /^undici/],
     output,
   },
-  {
-    input: { 'toolshed-image': 'src/cli.ts' },
-    platform: 'node',
-    external: [/^node:/, /^sharp/, /^@img\//],
-    output: { ...output, chunkFileNames: 'toolshed-image-[hash].js' },
-  },
+  ...binBundleBuilds({ bin: 'toolshed-image', entry: 'src/cli.ts', external: [/^sharp/, /^@img\//] }),
 ]);
 
 export default config;

@@ -1,4 +1,5 @@
 import { defineConfig, type RolldownOptions } from 'rolldown';
+import { binBundleBuilds } from '../../scripts/rolldown-bin-bundle.ts';
 
 const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
 
@@ -25,12 +26,7 @@ const config: RolldownOptions[] = defineConfig([
     external: [/^node:/, /^@toolshed\/mcp-core/, /^zod/, ...databaseDrivers],
     output,
   },
-  {
-    input: { 'toolshed-sql': 'src/cli.ts' },
-    platform: 'node',
-    external: [/^node:/, ...databaseDrivers],
-    output: { ...output, chunkFileNames: 'toolshed-sql-[hash].js' },
-  },
+  ...binBundleBuilds({ bin: 'toolshed-sql', entry: 'src/cli.ts', external: databaseDrivers }),
 ]);
 
 export default config;

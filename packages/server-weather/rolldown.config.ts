@@ -1,4 +1,5 @@
 import { defineConfig, type RolldownOptions } from 'rolldown';
+import { binBundleBuilds } from '../../scripts/rolldown-bin-bundle.ts';
 
 const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
 
@@ -13,12 +14,7 @@ const config: RolldownOptions[] = defineConfig([
     external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, /^undici/],
     output,
   },
-  {
-    input: { 'toolshed-weather': 'src/cli.ts' },
-    platform: 'node',
-    external: [/^node:/],
-    output: { ...output, chunkFileNames: 'toolshed-weather-[hash].js' },
-  },
+  ...binBundleBuilds({ bin: 'toolshed-weather', entry: 'src/cli.ts' }),
 ]);
 
 export default config;

@@ -1,6 +1,7 @@
 /**
  * The `toolshed-email` bin: flags and environment → checkEmailDelivery →
  * createEmailServer → stdio, or Streamable HTTP with --http.
+ * The run is the default export, for the bundle's start module to wait on.
  */
 import { runServerCli, serve } from '@toolshed/mcp-core';
 import { checkEmailDelivery, createEmailServer } from './create-email-server.ts';
@@ -55,8 +56,10 @@ try {
   smtpUrlProblem = error;
 }
 
-await runServerCli(emailCli, process.argv.slice(2), environment, async (options, http) => {
+const run: Promise<void> = runServerCli(emailCli, process.argv.slice(2), environment, async (options, http) => {
   if (smtpUrlProblem !== undefined) throw smtpUrlProblem;
   await checkEmailDelivery(options);
   return serve(createEmailServer(options), http);
 });
+
+export default run;

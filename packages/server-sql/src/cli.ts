@@ -1,12 +1,13 @@
 /**
  * The `toolshed-sql` bin: flags and environment → startSqlServer → stdio,
  * or Streamable HTTP with --http.
+ * The run is the default export, for the bundle's start module to wait on.
  */
 import { runServerCli, serve } from '@toolshed/mcp-core';
 import { startSqlServer } from './create-sql-server.ts';
 import { passwordsFromEnvironment, sqlCli } from './sql-cli.ts';
 
-await runServerCli(sqlCli, process.argv.slice(2), process.env, async (options, http) => {
+const run: Promise<void> = runServerCli(sqlCli, process.argv.slice(2), process.env, async (options, http) => {
   const server = await startSqlServer({ ...options, passwords: passwordsFromEnvironment(options, process.env) });
   // With a tools file or tools removed, what a model can run is the operator's choice: say what it is.
   if (options.tools !== undefined || !options.adHoc || !options.schemaTools) {
@@ -14,3 +15,5 @@ await runServerCli(sqlCli, process.argv.slice(2), process.env, async (options, h
   }
   await serve(server, http);
 });
+
+export default run;

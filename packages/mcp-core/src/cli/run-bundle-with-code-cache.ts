@@ -1,0 +1,109 @@
+/**
+ * Runs a bin's bundle (one CommonJS file) with a V8 code cache taken after
+ * start-up. Node's own compile cache (`module.enableCompileCache`) stores a
+ * module's code as it was just after compiling, before it ran, so every start
+ * compiles again each function that start-up calls; for a server that is most
+ * of the zod, option and tool code it runs before the first `tools/list`.
+ * The cache written here is taken once the server has run for a second (or at
+ * exit, if sooner), so it holds those functions too, and the next start skips
+ * their compilation.
+ *
+ * The cache sits in Node's compile-cache directory (under `NODE_COMPILE_CACHE`,
+ * else the system's temporary directory; one per Node version, architecture
+ * and user), follows `NODE_DISABLE_COMPILE_CACHE`, and is named by the
+ * bundle's content hash (its first line, written at build). V8 itself refuses
+ * a cache made by another V8 or with other flags. A cache file is used only if the
+ * user running the bin owns it and no one else can write to it, since code
+ * read from it runs as that user.
+ */
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire, getCompileCacheDir } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { constants, Script } from 'node:vm';
+
+/** How long a first run goes before its cache is written: enough to start and answer the first lists. */
+const cacheAfterMs = 1000;
+
+function ownedByThisUser(descriptor: number): boolean {
+  if (process.getuid === undefined) return true;
+  const stats = fstatSync(descriptor);
+  return stats.uid === process.getuid() && (stats.mode & 0o022) === 0;
+}
+
+function readCache(file: string): Buffer | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, 'r');
+    return ownedByThisUser(descriptor) ? readFileSync(descriptor) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/** Writes the cache beside any earlier ones for this bin, which it replaces; a failure only costs speed. */
+function writeCache(file: string, data: Buffer): void {
+  try {
+    const directory = dirname(file);
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, data, { mode: 0o600 });
+    renameSync(partial, file);
+    const prefix = `${basename(file).split('@')[0]}@`;
+    for (const name of readdirSync(directory)) {
+      if (name.startsWith(prefix) && name !== basename(file) && !name.endsWith('.partial')) {
+        rmSync(join(directory, name), { force: true });
+      }
+    }
+  } catch {
+    // A read-only or full disk: the next start compiles as if there were no cache.
+  }
+}
+
+/**
+ * Runs the CommonJS bundle at `bundle` and returns what it exports as
+ * `default` (a bin's run, as a promise).
+ */
+export function runBundleWithCodeCache(bundle: URL): unknown {
+  const path = fileURLToPath(bundle);
+  const source = readFileSync(path, 'utf8');
+  const cacheDirectory = getCompileCacheDir?.();
+  const contentHash = /^\/\/ ([0-9a-f]{16,})\n/.exec(source)?.[1];
+  const cacheFile =
+    cacheDirectory === undefined || contentHash === undefined
+      ? undefined
+      : join(cacheDirectory, 'toolshed', `${basename(path)}@${contentHash.slice(0, 16)}.v8cache`);
+  const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile);
+  // The same wrapper Node gives a CommonJS module, so the bundle sees the usual five names.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: path,
+    ...(cachedData === undefined ? {} : { cachedData }),
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      writeCache(cacheFile, script.createCachedData());
+    };
+    setTimeout(write, cacheAfterMs).unref();
+    process.once('exit', write);
+  }
+  const module = { exports: {} as Record<string, unknown> };
+  const wrapper = script.runInThisContext() as (...parameters: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, createRequire(path), module, path, dirname(path));
+  return module.exports.default;
+}

@@ -1,0 +1,79 @@
+/**
+ * The rolldown builds of a server's bin, shared by every package's
+ * rolldown.config.ts: the bin's code with its dependencies inlined as one
+ * CommonJS file (`dist/<bin>.cjs`), and a small ES module (`dist/<bin>.js`, what
+ * `bin/<bin>.js` imports) that runs it with a code cache taken after start-up
+ * (see packages/mcp-core/src/cli/run-bundle-with-code-cache.ts).
+ *
+ * The bundle is CommonJS because only a classic script can be given a code
+ * cache made after it ran. It is written in ASCII without comments: Node
+ * decodes a source with any other character as two-byte text, and every byte
+ * is read and hashed at each start. Its first line is a hash of the rest, the
+ * key of its cache.
+ */
+import { createHash } from 'node:crypto';
+import type { RolldownOptions, RolldownPlugin } from 'rolldown';
+
+const loader = new URL('../packages/mcp-core/src/cli/run-bundle-with-code-cache.ts', import.meta.url).pathname;
+
+/** Puts the hash of each chunk's code on its first line. */
+const contentHashLine: RolldownPlugin = {
+  name: 'content-hash-line',
+  renderChunk(code) {
+    return `// ${createHash('sha256').update(code).digest('hex')}\n${code}`;
+  },
+};
+
+/** The entry of `dist/<bin>.js`: runs the bundle and waits for the bin's run, so a failure exits as it would in the bundle. */
+function startModule(bin: string): RolldownPlugin {
+  const id = `\0start-${bin}`;
+  return {
+    name: 'bin-start-module',
+    resolveId(source) {
+      return source === id ? id : undefined;
+    },
+    load(moduleId) {
+      if (moduleId !== id) return undefined;
+      return [
+        `import { runBundleWithCodeCache } from ${JSON.stringify(loader)};`,
+        `await runBundleWithCodeCache(new URL(${JSON.stringify(`./${bin}.cjs`)}, import.meta.url));`,
+      ].join('\n');
+    },
+  };
+}
+
+export interface BinBundleOptions {
+  /** The bin's name, as in `bin/<name>.js`. */
+  bin: string;
+  /** Its source entry, e.g. `src/cli.ts`; it runs the bin and exports the run as its default export. */
+  entry: string;
+  /** Modules left to Node at run time (node: built-ins always are): native addons and their packages. */
+  external?: RegExp[];
+}
+
+export function binBundleBuilds({ bin, entry, external = [] }: BinBundleOptions): RolldownOptions[] {
+  return [
+    {
+      input: { [bin]: entry },
+      platform: 'node',
+      external: [/^node:/, ...external],
+      plugins: [contentHashLine],
+      output: {
+        dir: 'dist',
+        format: 'cjs',
+        exports: 'named',
+        entryFileNames: '[name].cjs',
+        chunkFileNames: `${bin}-[hash].cjs`,
+        charset: 'ascii',
+        comments: { legal: true, annotation: false, jsdoc: false },
+      },
+    },
+    {
+      input: { [bin]: `\0start-${bin}` },
+      platform: 'node',
+      external: [/^node:/],
+      plugins: [startModule(bin)],
+      output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js' },
+    },
+  ];
+}
