@@ -49,9 +49,16 @@ export interface BinBundleOptions {
   entry: string;
   /** Modules left to Node at run time (node: built-ins always are): native addons and their packages. */
   external?: RegExp[];
+  /** Where both files go; `dist` unless given. */
+  directory?: string;
 }
 
-export function binBundleBuilds({ bin, entry, external = [] }: BinBundleOptions): RolldownOptions[] {
+export function binBundleBuilds({
+  bin,
+  entry,
+  external = [],
+  directory = 'dist',
+}: BinBundleOptions): RolldownOptions[] {
   return [
     {
       input: { [bin]: entry },
@@ -59,7 +66,7 @@ export function binBundleBuilds({ bin, entry, external = [] }: BinBundleOptions)
       external: [/^node:/, ...external],
       plugins: [contentHashLine],
       output: {
-        dir: 'dist',
+        dir: directory,
         format: 'cjs',
         exports: 'named',
         entryFileNames: '[name].cjs',
@@ -73,7 +80,7 @@ export function binBundleBuilds({ bin, entry, external = [] }: BinBundleOptions)
       platform: 'node',
       external: [/^node:/],
       plugins: [startModule(bin)],
-      output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js' },
+      output: { dir: directory, format: 'esm', entryFileNames: '[name].js' },
     },
   ];
 }

@@ -1,6 +1,6 @@
 // The echo server started the way Toolshed bins start: Node's compile cache on
-// first, then one bundled file (see ../build-bundled-echo.ts).
+// first, then the bundle's start module (see ../build-bundled-echo.ts).
 import { enableCompileCache } from 'node:module';
 
 enableCompileCache?.();
-await import('../.build/toolshed-echo-bundle.mjs');
+await import('../.build/toolshed-echo.js');

@@ -8,4 +8,5 @@ const echo = defineTool({
   input: z.object({ text: z.string() }),
   run: ({ text }) => text,
 });
-await serveStdio(createMcpServer({ name: 'toolshed-echo', version: '1.0.0', tools: [echo] }));
+// The run is the default export, for the bundle's start module to wait on.
+export default serveStdio(createMcpServer({ name: 'toolshed-echo', version: '1.0.0', tools: [echo] }));
