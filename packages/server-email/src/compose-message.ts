@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { AttachmentFile } from './attachment-files.ts';
 import type { EmailAddress } from './email-address.ts';
 import { allRecipients, type MessageDraft } from './message-draft.ts';
@@ -43,6 +41,9 @@ export async function composeMessage(
   attachments: readonly AttachmentFile[],
   date: Date = new Date(),
 ): Promise<ComposedMessage> {
+  // Both load on the first message composed, so that neither is on the start-up path.
+  const { randomUUID } = process.getBuiltinModule('node:crypto');
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
   const messageId = `<${randomUUID()}@${sender.domain}>`;
   const envelope = { from: sender.address, to: allRecipients(draft).map((address) => address.address) };
   const composer = new MailComposer({

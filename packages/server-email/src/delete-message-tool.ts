@@ -16,7 +16,7 @@ export function createDeleteMessageTool(context: MailReadingContext): Tool {
     title: 'Delete message',
     description:
       'Move one message to Trash; called on a message in Trash, delete it for good. The user confirms first.',
-    input: z.object({ mailbox: mailboxArgument, uid: uidArgument }),
+    input: z.object({ mailbox: mailboxArgument(), uid: uidArgument() }),
     output: z.object({ outcome: z.enum(['moved_to_trash', 'deleted_permanently']), trash: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async run({ mailbox, uid }, call) {

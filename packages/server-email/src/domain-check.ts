@@ -1,4 +1,4 @@
-import { Resolver } from 'node:dns/promises';
+import type { Resolver } from 'node:dns/promises';
 
 /** What DNS says about a domain's mail. */
 export interface DomainMail {
@@ -30,11 +30,21 @@ async function hasAddress(resolver: Resolver, domain: string): Promise<boolean |
 
 /** Looks up where a domain's mail goes, once per domain per call, each lookup bounded in time. */
 export function createDomainChecker(servers: readonly string[] | undefined): (domain: string) => Promise<DomainMail> {
-  const resolver = new Resolver({ timeout: lookupTimeoutMs, tries: 1 });
-  if (servers !== undefined && servers.length > 0) resolver.setServers([...servers]);
+  let resolver: Resolver | undefined;
+  const create = (): Resolver => {
+    // Loaded here, not imported, to keep node:dns off the start-up path.
+    const dns = process.getBuiltinModule('node:dns/promises');
+    const created = new dns.Resolver({ timeout: lookupTimeoutMs, tries: 1 });
+    if (servers !== undefined && servers.length > 0) created.setServers([...servers]);
+    return created;
+  };
+  // Servers named by the operator are checked now, so a wrong address fails at start as it always has.
+  if (servers !== undefined && servers.length > 0) resolver = create();
   return async (domain) => {
+    resolver ??= create();
+    const lookup = resolver;
     try {
-      const records = (await resolver.resolveMx(domain)).sort((left, right) => left.priority - right.priority);
+      const records = (await lookup.resolveMx(domain)).sort((left, right) => left.priority - right.priority);
       if (records.length === 1 && (records[0]?.exchange === '' || records[0]?.exchange === '.')) {
         return { status: 'null_mx', hosts: [], detail: `${domain} publishes a null MX: it accepts no mail` };
       }
@@ -48,7 +58,7 @@ export function createDomainChecker(servers: readonly string[] | undefined): (do
         return { status: 'unknown', hosts: [], detail: `DNS did not answer for ${domain} (${code(error)})` };
       }
     }
-    const address = await hasAddress(resolver, domain);
+    const address = await hasAddress(lookup, domain);
     if (address === true) {
       return {
         status: 'implicit',

@@ -6,23 +6,23 @@ import { applyChange, confirmChange, describeTarget, findChangeTarget } from './
 
 // \Deleted is never set here: deleting has its own tool and its own question.
 const systemFlags = new Set(['\\Seen', '\\Flagged', '\\Answered', '\\Draft']);
-const flag = z
-  .string()
-  .refine(
-    (value) => systemFlags.has(value) || /^\$?[A-Za-z0-9_.-]{1,64}$/.test(value),
-    'one of \\Seen, \\Flagged, \\Answered, \\Draft, or a keyword such as $Important',
-  );
 
 /** flag_message: flags added to and removed from one message, after the user's yes. */
 export function createFlagMessageTool(context: MailReadingContext): Tool {
+  const flag = z
+    .string()
+    .refine(
+      (value) => systemFlags.has(value) || /^\$?[A-Za-z0-9_.-]{1,64}$/.test(value),
+      'one of \\Seen, \\Flagged, \\Answered, \\Draft, or a keyword such as $Important',
+    );
   return defineTool({
     name: 'flag_message',
     title: 'Flag message',
     description:
       'Add or remove flags (\\Seen, \\Flagged, \\Answered, keywords) on one message. The user confirms first.',
     input: z.object({
-      mailbox: mailboxArgument,
-      uid: uidArgument,
+      mailbox: mailboxArgument(),
+      uid: uidArgument(),
       add: z.array(flag).max(10).optional(),
       remove: z.array(flag).max(10).optional(),
     }),

@@ -1,4 +1,3 @@
-import { rootCertificates } from 'node:tls';
 import { LocalError, ToolError } from '@toolshed/mcp-core';
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import type { ImapOptions } from './email-server-options.ts';
@@ -126,8 +125,9 @@ export function createImapConnection(
   async function connected(): Promise<ImapFlow> {
     if (client?.usable === true) return client;
     if (client !== undefined) drop(client);
-    // Loaded on the first call that reads mail: a server that only sends never pays for it.
+    // Loaded on the first call that reads mail: a server that only sends never pays for them.
     const { ImapFlow: Client } = await import('imapflow');
+    const { rootCertificates } = process.getBuiltinModule('node:tls');
     const fresh = new Client({
       host: options.host,
       port,

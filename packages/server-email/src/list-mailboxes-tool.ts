@@ -3,15 +3,14 @@ import * as z from 'zod';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { untrustedLine } from './untrusted-text-fence.ts';
 
-const mailboxOutput = z.object({
-  name: z.string(),
-  special_use: z.string().optional().describe('\\Sent, \\Trash, \\Drafts, \\Archive, \\Junk, \\All, \\Flagged'),
-  messages: z.number().int().optional(),
-  unseen: z.number().int().optional(),
-});
-
 /** list_mailboxes: every mailbox with its special use and counts, from one LIST-STATUS (or LIST and STATUS). */
 export function createListMailboxesTool(context: MailReadingContext): Tool {
+  const mailboxOutput = z.object({
+    name: z.string(),
+    special_use: z.string().optional().describe('\\Sent, \\Trash, \\Drafts, \\Archive, \\Junk, \\All, \\Flagged'),
+    messages: z.number().int().optional(),
+    unseen: z.number().int().optional(),
+  });
   return defineTool({
     name: 'list_mailboxes',
     title: 'List mailboxes',

@@ -13,11 +13,17 @@ export function shortText(maxLength: number): z.ZodString {
     );
 }
 
+// The two below are functions rather than constants so that a server without IMAP never builds them.
+
 /** A mailbox name as list_mailboxes gives it; INBOX when left out. */
-export const mailboxArgument: z.ZodDefault<z.ZodString> = shortText(1000).default('INBOX');
+export function mailboxArgument(): z.ZodDefault<z.ZodString> {
+  return shortText(1000).default('INBOX');
+}
 
 /**
  * One message's UID: one positive integer, never a set or range such as
  * `1:*` or `1,2`, so one call can touch one message only.
  */
-export const uidArgument: z.ZodNumber = z.number().int().min(1).max(4_294_967_295);
+export function uidArgument(): z.ZodNumber {
+  return z.number().int().min(1).max(4_294_967_295);
+}

@@ -10,7 +10,7 @@ export function createMoveMessageTool(context: MailReadingContext): Tool {
     name: 'move_message',
     title: 'Move message',
     description: 'Move one message to another mailbox (e.g. Archive). The user confirms first.',
-    input: z.object({ mailbox: mailboxArgument, uid: uidArgument, to_mailbox: shortText(1000) }),
+    input: z.object({ mailbox: mailboxArgument(), uid: uidArgument(), to_mailbox: shortText(1000) }),
     output: z.object({ moved: z.boolean(), to_mailbox: z.string(), new_uid: z.number().int().optional() }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ mailbox, uid, to_mailbox: destination }, call) {

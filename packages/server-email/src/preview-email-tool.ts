@@ -1,5 +1,4 @@
 import { defineTool, structuredResult, type Tool, textContent } from '@toolshed/mcp-core';
-import { detectMimeType } from 'nodemailer/lib/mime-funcs';
 import * as z from 'zod';
 import { describeAddress, type EmailAddress } from './email-address.ts';
 import { messageArguments } from './email-arguments.ts';
@@ -59,6 +58,8 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, call) {
       const prepared = await prepareMessage(context, input, call.signal);
+      // Loaded on the first preview, so that nodemailer is not on the start-up path.
+      const { detectMimeType } = await import('nodemailer/lib/mime-funcs');
       const { draft, composed } = prepared;
       const shown = (addresses: readonly EmailAddress[]) => addresses.map(describeAddress);
       const text = cut(draft.text);

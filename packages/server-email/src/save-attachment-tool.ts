@@ -39,8 +39,8 @@ export function createSaveAttachmentTool(context: MailReadingContext): Tool {
     description:
       'Save one attachment of a message to the save directory; an existing file is never overwritten. Returns the saved file name.',
     input: z.object({
-      mailbox: mailboxArgument,
-      uid: uidArgument,
+      mailbox: mailboxArgument(),
+      uid: uidArgument(),
       attachment: z
         .union([z.number().int().min(1).max(1000), shortText(500)])
         .describe('Number from read_message (from 1) or file name'),

@@ -1,5 +1,4 @@
 import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import * as z from 'zod';
 import { parseEmailAddress } from './email-address.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
@@ -32,6 +31,8 @@ export function createSaveDraftTool(context: MailReadingContext, sender: { name:
         async (client) => (await client.list()).find((entry) => entry.specialUse === '\\Drafts')?.path,
       );
       if (drafts === undefined) throw new ToolError('This account has no mailbox marked \\Drafts.');
+      // Loaded on the first draft, so that nodemailer is not on the start-up path.
+      const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
       const raw = await new MailComposer({ from: sender, to: recipients, subject, text }).compile().build();
       await confirmChange(
         call,

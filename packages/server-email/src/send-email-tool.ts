@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type CallContext, defineTool, structuredResult, type Tool, ToolError, textContent } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { ComposedMessage } from './compose-message.ts';
@@ -33,6 +32,8 @@ function blockedError(blocked: readonly BlockingCheck[]): ToolError {
 }
 
 function fingerprint(input: MessageArguments): string {
+  // Loaded here, not imported, to keep node:crypto off the start-up path.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(JSON.stringify(input)).digest('hex');
 }
 

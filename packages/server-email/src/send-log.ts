@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { EmailAddress } from './email-address.ts';
 import type { EmailServerContext } from './email-server-context.ts';
 import type { RecipientLogging, SendLogEntry } from './email-server-options.ts';
@@ -8,6 +7,8 @@ import { allRecipients, type MessageDraft } from './message-draft.ts';
 export function loggedRecipient(address: EmailAddress, logging: RecipientLogging): string {
   if (logging === 'full') return address.address;
   if (logging === 'domain') return `…@${address.domain}`;
+  // Loaded here, not imported, to keep node:crypto off the start-up path.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return `sha256:${createHash('sha256').update(address.key).digest('hex').slice(0, 16)}`;
 }
 

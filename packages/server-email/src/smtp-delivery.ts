@@ -1,5 +1,5 @@
 import { LocalError, ToolError } from '@toolshed/mcp-core';
-import { createTransport } from 'nodemailer';
+import type { createTransport } from 'nodemailer';
 import type { SmtpOptions } from './email-server-options.ts';
 import { type MailDelivery, UncertainDeliveryError } from './mail-delivery.ts';
 
@@ -16,12 +16,8 @@ function describeFailure(failure: SmtpFailure): string {
   return failure.response ?? failure.message;
 }
 
-/**
- * SMTP through nodemailer, one connection a send: TLS as the operator chose
- * it (STARTTLS required by default, never silently plain), certificates
- * verified, timeouts on connecting, the greeting and every reply, no file or
- * URL access from message content.
- */
+type Transport = ReturnType<typeof createTransport>;
+
 /**
  * A logger for one send that notes only whether the client sent `DATA`:
  * after it, the message may have been accepted even when no reply came.
@@ -69,13 +65,16 @@ export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): Mai
     disableFileAccess: true,
     disableUrlAccess: true,
   };
-  const transport = createTransport(settings);
+  // Created by the first check, so that nodemailer and the network modules it brings load then, not at start.
+  let transport: Promise<Transport> | undefined;
   const where = `${options.host}:${port}`;
   return {
     kind: 'smtp',
     async verify() {
+      transport ??= import('nodemailer').then(({ createTransport }) => createTransport(settings));
+      const checking = await transport;
       try {
-        await transport.verify();
+        await checking.verify();
       } catch (error) {
         const failure = error as SmtpFailure;
         const what =
@@ -90,6 +89,7 @@ export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): Mai
     async deliver(message) {
       // A transport of its own, so that what its log says is about this message alone.
       const data = dataWatcher();
+      const { createTransport } = await import('nodemailer');
       const sending = createTransport({ ...settings, logger: data.logger, transactionLog: true });
       try {
         const info = await sending.sendMail({ envelope: message.envelope, raw: message.raw });
@@ -118,7 +118,10 @@ export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): Mai
       }
     },
     close() {
-      transport.close();
+      void transport?.then(
+        (created) => created.close(),
+        () => undefined,
+      );
     },
   };
 }

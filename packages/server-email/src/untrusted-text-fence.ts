@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /**
  * Text that third parties wrote, set apart so that it cannot pose as the
  * server's own words: it sits between an opening and a closing marker whose
@@ -39,6 +37,8 @@ export function untrustedLine(text: string): string {
 
 /** A fence for one call; `kind` names what is inside, such as `mail`. */
 export function createUntrustedTextFence(kind: string): UntrustedTextFence {
+  // Loaded here, not imported, to keep node:crypto off the start-up path.
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   const nonce = randomBytes(8).toString('hex');
   const open = `<untrusted-${kind}-${nonce}>`;
   const close = `</untrusted-${kind}-${nonce}>`;
