@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { PathGuard } from '@toolshed/guards';
 import { ToolError } from '@toolshed/mcp-core';
@@ -21,6 +19,8 @@ function checkName(name: string, image: EncodedImage): string {
 
 async function sameBytes(path: string, data: Buffer): Promise<boolean> {
   try {
+    // Loaded where used, not imported: node:fs/promises and node:crypto stay off the server's start-up path.
+    const { readFile } = process.getBuiltinModule('node:fs/promises');
     return (await readFile(path)).equals(data);
   } catch {
     return false;
@@ -40,6 +40,7 @@ export async function writeResult(
   image: EncodedImage,
   naming: { name: string | undefined; stem: string; operations: readonly string[] },
 ): Promise<WrittenFile> {
+  const { createHash } = process.getBuiltinModule('node:crypto');
   const digest = createHash('sha256').update(image.data).digest('hex').slice(0, 10);
   const name =
     naming.name === undefined

@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { type CallContext, ToolError } from '@toolshed/mcp-core';
 import type { QueryProcessConfig, QueryRequest, QueryResponse, ReaderCheckRequest } from './query-messages.ts';
 import type { StatementTimeLimit } from './statement-time-limit.ts';
@@ -29,7 +29,8 @@ interface QueryProcess {
 const processScript = new URL(`./query-process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /**
- * The server's query processes: started on demand up to a cap, reused, and
+ * The server's query processes: started on demand up to a cap (none at
+ * start, so a server that is only listed never starts one), reused, and
  * killed when a statement overruns its time or its call is cancelled (then
  * replaced on the next demand). Other calls keep being answered meanwhile by
  * the other processes.
@@ -50,11 +51,6 @@ export class QueryProcessPool {
   constructor(options: QueryProcessPoolOptions) {
     this.#options = options;
     process.once('exit', this.#killAll);
-  }
-
-  /** Starts one process ahead of the first call, so it does not pay the start-up. */
-  warm(): void {
-    if (this.#all.size === 0 && !this.#closed) this.#idle.push(this.#spawn());
   }
 
   /** Runs a request in a query process, which is killed when the time limit passes or the call is cancelled. */
@@ -120,6 +116,8 @@ export class QueryProcessPool {
       busyTimeoutMs: timeLimit.busyTimeoutMs,
       parentPid: process.pid,
     };
+    // Loaded here, not imported: node:child_process stays off the server's start-up path.
+    const { fork } = process.getBuiltinModule('node:child_process');
     const child = fork(processScript, [JSON.stringify(processConfig)], {
       serialization: 'advanced',
       // stdout may be the MCP channel (stdio transport): a query process never writes to it.

@@ -18,7 +18,6 @@ export function openSqliteDatabases(paths: Readonly<Record<string, string>>, lim
     // Results are capped far below this; the heap only holds one result at a time.
     maxOldSpaceMb: Math.max(64, Math.ceil((limits.maxResultBytes * 8) / 1024 / 1024) + 64),
   });
-  pool.warm();
   let closed: Promise<void> | undefined;
   return names.map(
     (name): SqlDatabase => ({

@@ -2,15 +2,6 @@ import * as z from 'zod';
 import type { CachedValue } from './response-cache.ts';
 import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
 
-const nullableString = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? null);
-const nullableNumber = z
-  .number()
-  .nullish()
-  .transform((value) => value ?? null);
-
 /** A place as Open-Meteo's geocoding knows it; absent fields are null. */
 export interface Place {
   id: number | null;
@@ -29,27 +20,47 @@ export interface Place {
 }
 
 /** Open-Meteo's geocoding answer; `results` is absent, not empty, when nothing matched. */
-const geocodingAnswer: z.ZodType<{ results?: Place[] | undefined }> = z.object({
-  results: z
-    .array(
-      z.object({
-        id: nullableNumber,
-        name: z.string(),
-        latitude: z.number(),
-        longitude: z.number(),
-        elevation: nullableNumber,
-        feature_code: nullableString,
-        country_code: nullableString,
-        country: nullableString,
-        admin1: nullableString,
-        admin2: nullableString,
-        admin3: nullableString,
-        timezone: nullableString,
-        population: nullableNumber,
-      }),
-    )
-    .optional(),
-});
+type GeocodingAnswerSchema = z.ZodType<{ results?: Place[] | undefined }>;
+
+let geocodingAnswerSchema: GeocodingAnswerSchema | undefined;
+
+/** Built on first use rather than at load: a server that is started and listed parses no answer. */
+function geocodingAnswer(): GeocodingAnswerSchema {
+  geocodingAnswerSchema ??= buildGeocodingAnswer();
+  return geocodingAnswerSchema;
+}
+
+function buildGeocodingAnswer(): GeocodingAnswerSchema {
+  const nullableString = z
+    .string()
+    .nullish()
+    .transform((value) => value ?? null);
+  const nullableNumber = z
+    .number()
+    .nullish()
+    .transform((value) => value ?? null);
+  return z.object({
+    results: z
+      .array(
+        z.object({
+          id: nullableNumber,
+          name: z.string(),
+          latitude: z.number(),
+          longitude: z.number(),
+          elevation: nullableNumber,
+          feature_code: nullableString,
+          country_code: nullableString,
+          country: nullableString,
+          admin1: nullableString,
+          admin2: nullableString,
+          admin3: nullableString,
+          timezone: nullableString,
+          population: nullableNumber,
+        }),
+      )
+      .optional(),
+  });
+}
 
 export interface PlaceSearch {
   name: string;
@@ -77,7 +88,7 @@ export async function searchPlaces(
     path: '/v1/search',
     params,
     kind: 'geocoding',
-    schema: geocodingAnswer,
+    schema: geocodingAnswer(),
     signal,
   });
   return { ...answer, value: answer.value.results ?? [] };

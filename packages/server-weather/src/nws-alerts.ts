@@ -3,24 +3,41 @@ import { formatPoint } from './coordinates.ts';
 import type { CachedValue } from './response-cache.ts';
 import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
 
-const text = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? null);
+/** An absent or null text field of an NWS answer, as null. */
+function text() {
+  return z
+    .string()
+    .nullish()
+    .transform((value) => value ?? null);
+}
+
+let pointAnswerSchema: ReturnType<typeof buildPointAnswer> | undefined;
+
+/**
+ * The answer schemas are built on first use rather than at load: a server
+ * that is started and listed parses no answer.
+ */
+function pointAnswer() {
+  pointAnswerSchema ??= buildPointAnswer();
+  return pointAnswerSchema;
+}
 
 /** The parts of NWS's /points answer this server reads: where the point is and its zones. */
-const pointAnswer = z.object({
-  properties: z.object({
-    cwa: text,
-    timeZone: text,
-    forecastZone: text,
-    county: text,
-    relativeLocation: z
-      .object({ properties: z.object({ city: text, state: text }) })
-      .nullish()
-      .transform((value) => value ?? null),
-  }),
-});
+function buildPointAnswer() {
+  const field = text();
+  return z.object({
+    properties: z.object({
+      cwa: field,
+      timeZone: field,
+      forecastZone: field,
+      county: field,
+      relativeLocation: z
+        .object({ properties: z.object({ city: field, state: field }) })
+        .nullish()
+        .transform((value) => value ?? null),
+    }),
+  });
+}
 
 /** What NWS says of a point: covered (with its area) or outside its area. */
 export type PointCoverage =
@@ -48,7 +65,7 @@ export async function pointCoverage(
   longitude: number,
   signal?: AbortSignal,
 ): Promise<CachedValue<PointCoverage>> {
-  const schema = pointAnswer.transform(
+  const schema = pointAnswer().transform(
     ({ properties }): PointCoverage => ({
       covered: true,
       city: properties.relativeLocation?.properties.city ?? null,
@@ -92,32 +109,44 @@ export interface NwsAlert {
   messageType: string | null;
 }
 
-const alertAnswer: z.ZodType<{ features: { properties: NwsAlert }[]; updated: string | null }> = z.object({
-  features: z.array(
-    z.object({
-      properties: z.object({
-        id: text,
-        event: text,
-        headline: text,
-        severity: text,
-        urgency: text,
-        certainty: text,
-        areaDesc: text,
-        sent: text,
-        effective: text,
-        onset: text,
-        expires: text,
-        ends: text,
-        senderName: text,
-        description: text,
-        instruction: text,
-        status: text,
-        messageType: text,
+type AlertAnswerSchema = z.ZodType<{ features: { properties: NwsAlert }[]; updated: string | null }>;
+
+let alertAnswerSchema: AlertAnswerSchema | undefined;
+
+function alertAnswer(): AlertAnswerSchema {
+  alertAnswerSchema ??= buildAlertAnswer();
+  return alertAnswerSchema;
+}
+
+function buildAlertAnswer(): AlertAnswerSchema {
+  const field = text();
+  return z.object({
+    features: z.array(
+      z.object({
+        properties: z.object({
+          id: field,
+          event: field,
+          headline: field,
+          severity: field,
+          urgency: field,
+          certainty: field,
+          areaDesc: field,
+          sent: field,
+          effective: field,
+          onset: field,
+          expires: field,
+          ends: field,
+          senderName: field,
+          description: field,
+          instruction: field,
+          status: field,
+          messageType: field,
+        }),
       }),
-    }),
-  ),
-  updated: text,
-});
+    ),
+    updated: field,
+  });
+}
 
 /** Active alerts (warnings, watches, advisories) whose area contains the point. */
 export async function activeAlerts(
@@ -132,7 +161,7 @@ export async function activeAlerts(
     path: '/alerts/active',
     params: { point: formatPoint(latitude, longitude) },
     kind: 'alerts',
-    schema: alertAnswer,
+    schema: alertAnswer(),
     signal,
   });
   return {

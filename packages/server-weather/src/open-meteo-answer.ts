@@ -2,9 +2,6 @@ import * as z from 'zod';
 import { localDate, localDateTime } from './local-time.ts';
 import { describeWeatherCode } from './weather-codes.ts';
 
-/** A value an Open-Meteo series holds: a number, or null where the model has none. */
-const reading = z.number().nullable();
-
 /**
  * The parts of an Open-Meteo forecast or air-quality answer this server
  * reads, requested with `timeformat=unixtime` and `timezone=auto` so every
@@ -24,19 +21,34 @@ export interface OpenMeteoAnswer {
   daily?: Record<string, (number | null)[]> | undefined;
 }
 
-export const openMeteoAnswer: z.ZodType<OpenMeteoAnswer> = z.object({
-  latitude: z.number(),
-  longitude: z.number(),
-  elevation: z.number().nullish(),
-  timezone: z.string(),
-  utc_offset_seconds: z.number(),
-  current_units: z.record(z.string(), z.string()).optional(),
-  current: z.record(z.string(), reading).optional(),
-  hourly_units: z.record(z.string(), z.string()).optional(),
-  hourly: z.record(z.string(), z.array(reading)).optional(),
-  daily_units: z.record(z.string(), z.string()).optional(),
-  daily: z.record(z.string(), z.array(reading)).optional(),
-});
+let openMeteoAnswerSchema: z.ZodType<OpenMeteoAnswer> | undefined;
+
+/**
+ * The schema an Open-Meteo answer is checked against, built on first use
+ * rather than at load: a server that is started and listed parses no answer.
+ */
+export function openMeteoAnswer(): z.ZodType<OpenMeteoAnswer> {
+  openMeteoAnswerSchema ??= buildOpenMeteoAnswer();
+  return openMeteoAnswerSchema;
+}
+
+function buildOpenMeteoAnswer(): z.ZodType<OpenMeteoAnswer> {
+  // A value an Open-Meteo series holds: a number, or null where the model has none.
+  const reading = z.number().nullable();
+  return z.object({
+    latitude: z.number(),
+    longitude: z.number(),
+    elevation: z.number().nullish(),
+    timezone: z.string(),
+    utc_offset_seconds: z.number(),
+    current_units: z.record(z.string(), z.string()).optional(),
+    current: z.record(z.string(), reading).optional(),
+    hourly_units: z.record(z.string(), z.string()).optional(),
+    hourly: z.record(z.string(), z.array(reading)).optional(),
+    daily_units: z.record(z.string(), z.string()).optional(),
+    daily: z.record(z.string(), z.array(reading)).optional(),
+  });
+}
 
 /**
  * One output field and the upstream variable behind it. `kind` says how the

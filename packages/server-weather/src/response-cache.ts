@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 
 /** What a cached load gives back: the value and how fresh it is. */
 export interface CachedValue<Value> {
@@ -53,7 +53,8 @@ interface Flight {
  * waiting for.
  */
 export class ResponseCache {
-  readonly #entries: LRUCache<string, Entry>;
+  #entries: LRUCache<string, Entry> | undefined;
+  #entriesLoading: Promise<LRUCache<string, Entry>> | undefined;
   readonly #flights = new Map<string, Flight>();
   readonly #options: ResponseCacheOptions;
   readonly #now: () => number;
@@ -61,11 +62,6 @@ export class ResponseCache {
   constructor(options: ResponseCacheOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    // Expired entries stay until the budget pushes them out: they are what a failed load falls back on.
-    this.#entries = new LRUCache<string, Entry>({
-      maxSize: options.maxBytes,
-      sizeCalculation: (entry) => Math.max(1, entry.bytes),
-    });
   }
 
   async get<Value>(
@@ -74,21 +70,22 @@ export class ResponseCache {
     load: (signal: AbortSignal) => Promise<CacheLoad<Value>>,
     signal?: AbortSignal,
   ): Promise<CachedValue<Value>> {
+    const entries = this.#entries ?? (await this.#loadEntries());
     // Peeking does not count as a use; only an answer served from the entry does.
-    const entry = this.#entries.peek(key);
+    const entry = entries.peek(key);
     const now = this.#now();
     if (entry !== undefined && entry.expiresAt > now) {
-      this.#entries.get(key);
+      entries.get(key);
       return { value: entry.value as Value, fetchedAt: entry.fetchedAt, cacheHit: true, stale: false };
     }
     try {
       const loaded = await this.#join(key, load as (signal: AbortSignal) => Promise<CacheLoad<unknown>>, signal);
       const fetchedAt = this.#now();
-      this.#store(key, { value: loaded.value, bytes: loaded.bytes, fetchedAt, expiresAt: fetchedAt + ttlMs });
+      this.#store(entries, key, { value: loaded.value, bytes: loaded.bytes, fetchedAt, expiresAt: fetchedAt + ttlMs });
       return { value: loaded.value as Value, fetchedAt, cacheHit: false, stale: false };
     } catch (error) {
       if (signal?.aborted) throw error;
-      const kept = this.#entries.peek(key);
+      const kept = entries.peek(key);
       if (kept !== undefined && kept.expiresAt + this.#options.maxStaleMs > this.#now() && error instanceof Error) {
         return { value: kept.value as Value, fetchedAt: kept.fetchedAt, cacheHit: true, stale: true, error };
       }
@@ -98,7 +95,24 @@ export class ResponseCache {
 
   /** Entries and bytes held, for tests and diagnostics. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.#entries.size, bytes: this.#entries.calculatedSize };
+    return { entries: this.#entries?.size ?? 0, bytes: this.#entries?.calculatedSize ?? 0 };
+  }
+
+  /**
+   * lru-cache is loaded on the first lookup, not at start: evaluating it
+   * reads `performance`, which loads node:perf_hooks, and a server that is
+   * only listed never looks anything up.
+   */
+  #loadEntries(): Promise<LRUCache<string, Entry>> {
+    this.#entriesLoading ??= import('lru-cache').then(({ LRUCache }) => {
+      // Expired entries stay until the budget pushes them out: they are what a failed load falls back on.
+      this.#entries = new LRUCache<string, Entry>({
+        maxSize: this.#options.maxBytes,
+        sizeCalculation: (entry) => Math.max(1, entry.bytes),
+      });
+      return this.#entries;
+    });
+    return this.#entriesLoading;
   }
 
   #join(
@@ -144,9 +158,9 @@ export class ResponseCache {
     });
   }
 
-  #store(key: string, entry: Entry): void {
+  #store(entries: LRUCache<string, Entry>, key: string, entry: Entry): void {
     // One larger than the whole budget is not kept (and drops what was kept under its key).
-    if (entry.bytes > this.#options.maxBytes) this.#entries.delete(key);
-    else this.#entries.set(key, entry);
+    if (entry.bytes > this.#options.maxBytes) entries.delete(key);
+    else entries.set(key, entry);
   }
 }

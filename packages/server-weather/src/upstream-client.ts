@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createOutboundFetcher,
   OutboundFetchError,
@@ -131,6 +130,8 @@ export class UpstreamClient {
       if (!outcome.retryable || attempt >= maxAttempts || wait > maxRetryDelayMs) {
         throw this.#upstreamError(upstreamRequest.upstream, outcome, attempt);
       }
+      // Loaded here, not imported: node:timers/promises stays off the server's start-up path.
+      const { setTimeout: sleep } = process.getBuiltinModule('node:timers/promises');
       await sleep(wait, undefined, { signal });
     }
   }

@@ -18,7 +18,7 @@ export function fetchOpenMeteo(
     base: request.base,
     path: request.path,
     kind: request.kind,
-    schema: openMeteoAnswer,
+    schema: openMeteoAnswer(),
     params: {
       latitude: formatCoordinate(location.latitude),
       longitude: formatCoordinate(location.longitude),

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { createInMemoryTransportPair } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
 import { hostVersion } from '../host-version.ts';
@@ -26,6 +25,8 @@ export async function connectCliClient(
   const answer: ServerRequestHandler = async (method, params) => {
     if (method !== 'elicitation/create') throw new Error(`${method} is not answered by the command line`);
     const schema = params.requestedSchema as { properties?: Record<string, { type?: string }> } | undefined;
+    // Loaded here, not imported: node:readline/promises stays off the host's start-up path.
+    const { createInterface } = process.getBuiltinModule('node:readline/promises');
     const prompt = createInterface({ input: process.stdin, output: process.stderr });
     try {
       process.stderr.write(`\n${String(params.message)}\n`);

@@ -1,10 +1,10 @@
-import { crc32, deflateSync } from 'node:zlib';
-
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
   const crc = Buffer.alloc(4);
+  // Loaded here, not imported: node:zlib stays off the host's start-up path.
+  const { crc32 } = process.getBuiltinModule('node:zlib');
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([length, body, crc]);
 }
@@ -29,6 +29,7 @@ export function samplePng(width = 320, height = 200): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = 8;
   header[9] = 2; // truecolour
+  const { deflateSync } = process.getBuiltinModule('node:zlib');
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { JsonRpcPayload, Transport } from '@toolshed/mcp-core';
 import { type OverlongLine, readBoundedLines } from './bounded-lines.ts';
 import { childEnvironment } from './child-environment.ts';
@@ -88,6 +88,8 @@ export class ChildProcessTransport implements Transport {
   start(): Promise<void> {
     installExitHook();
     return new Promise((resolve, reject) => {
+      // Loaded here, not imported: node:child_process stays off the start-up path of a host with no child servers.
+      const { spawn } = process.getBuiltinModule('node:child_process');
       const child = spawn(this.#spec.command, [...this.#spec.args], {
         cwd: this.#spec.cwd,
         env: childEnvironment({ env: this.#spec.env, inheritEnv: this.#spec.inheritEnv }),

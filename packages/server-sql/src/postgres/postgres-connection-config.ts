@@ -1,8 +1,18 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { LocalError } from '@toolshed/mcp-core';
 import type { PoolConfig } from 'pg';
-import { parse } from 'pg-connection-string';
+import type { parse } from 'pg-connection-string';
 import type { SqlDatabaseTarget, SqlEngineSettings } from '../sql-engine.ts';
+
+/**
+ * libpq's URL reader, loaded when a PostgreSQL URL is first read: a server of
+ * SQLite files alone never loads it.
+ */
+function parseConnectionString(url: string): ReturnType<typeof parse> {
+  const { parse } = createRequire(import.meta.url)('pg-connection-string') as typeof import('pg-connection-string');
+  return parse(url);
+}
 
 /** Hosts where traffic never leaves the machine, so plain text is the default there as it is in libpq. */
 function isLocalHost(host: string | null | undefined): boolean {
@@ -28,7 +38,7 @@ export function secretsOf(target: SqlDatabaseTarget): string[] {
     // Not a WHATWG URL (a unix-socket form, say): the parser below still finds its password.
   }
   try {
-    const parsed = parse(target.url).password;
+    const parsed = parseConnectionString(target.url).password;
     if (parsed) secrets.add(parsed);
   } catch {
     // Refused below with a message that shows nothing of it.
@@ -54,7 +64,7 @@ export function redact(message: string, secrets: readonly string[]): string {
 export function postgresPoolConfig(target: SqlDatabaseTarget, settings: SqlEngineSettings): PoolConfig {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(target.url);
+    parsed = parseConnectionString(target.url);
   } catch (error) {
     throw new LocalError(
       'config_invalid',
