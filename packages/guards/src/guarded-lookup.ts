@@ -1,6 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { Resolver, lookup as systemLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import type { Resolver } from 'node:dns/promises';
 import { ToolError } from '@toolshed/mcp-core';
 import { classifyAddress } from './ip-address-ranges.ts';
 import { hostKey } from './outbound-url.ts';
@@ -29,8 +28,12 @@ function blocked(hostname: string, address: string, reason: string): NodeJS.Errn
 }
 
 async function resolveAll(hostname: string, resolver: Resolver | undefined): Promise<LookupAddress[]> {
+  // node:net and node:dns are loaded where used, not imported, to keep them off every server's start-up path.
+  const { isIP } = process.getBuiltinModule('node:net');
   if (isIP(hostname) !== 0) return [{ address: hostname, family: isIP(hostname) }];
-  if (resolver === undefined) return systemLookup(hostname, { all: true, verbatim: true });
+  if (resolver === undefined) {
+    return process.getBuiltinModule('node:dns/promises').lookup(hostname, { all: true, verbatim: true });
+  }
   const answers = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
   const addresses = answers.flatMap((answer, index) =>
     answer.status === 'fulfilled' ? answer.value.map((address) => ({ address, family: index === 0 ? 4 : 6 })) : [],
@@ -57,7 +60,7 @@ async function resolveAll(hostname: string, resolver: Resolver | undefined): Pro
 export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupFunction {
   let resolver: Resolver | undefined;
   if (options.dnsServers !== undefined && options.dnsServers.length > 0) {
-    resolver = new Resolver({ timeout: 5_000, tries: 2 });
+    resolver = new (process.getBuiltinModule('node:dns/promises').Resolver)({ timeout: 5_000, tries: 2 });
     resolver.setServers([...options.dnsServers]);
   }
   const trusted = new Set((options.trustedHosts ?? []).map(hostKey));

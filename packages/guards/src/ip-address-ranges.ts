@@ -1,5 +1,3 @@
-import { isIPv4, isIPv6 } from 'node:net';
-
 /** An address range an outbound request must not reach, and why. */
 interface ReservedRange {
   bytes: number[];
@@ -9,6 +7,8 @@ interface ReservedRange {
 
 function range(cidr: string, name: string): ReservedRange {
   const [address = '', prefix = ''] = cidr.split('/');
+  // node:net is loaded where used, not imported, to keep it off every server's start-up path.
+  const { isIPv4 } = process.getBuiltinModule('node:net');
   const bytes = isIPv4(address) ? ipv4Bytes(address) : ipv6Bytes(address);
   return { bytes: bytes ?? [], prefix: Number(prefix), name };
 }
@@ -58,14 +58,14 @@ function reservedRanges(): { ipv4: ReservedRange[]; ipv6: ReservedRange[] } {
 }
 
 function ipv4Bytes(address: string): number[] | undefined {
-  if (!isIPv4(address)) return undefined;
+  if (!process.getBuiltinModule('node:net').isIPv4(address)) return undefined;
   return address.split('.').map(Number);
 }
 
 /** The 16 bytes of an IPv6 address, `::` and a dotted IPv4 tail included. */
 export function ipv6Bytes(address: string): number[] | undefined {
   const text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  if (!isIPv6(text)) return undefined;
+  if (!process.getBuiltinModule('node:net').isIPv6(text)) return undefined;
   const [head = '', tail] = text.split('::');
   const groups = (part: string): number[] => {
     if (part === '') return [];

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { ToolError } from '@toolshed/mcp-core';
 import { classifyAddress } from './ip-address-ranges.ts';
 
@@ -45,6 +44,8 @@ export function checkOutboundUrl(input: string | URL, options: OutboundUrlOption
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (host === '') throw new ToolError('The URL has no host.');
+  // node:net is loaded here, not imported, to keep it off every server's start-up path.
+  const { isIP } = process.getBuiltinModule('node:net');
   if (isIP(host) !== 0 && !(options.trustedHosts ?? []).map(hostKey).includes(hostKey(host))) {
     const reason = classifyAddress(host);
     if (reason !== undefined)

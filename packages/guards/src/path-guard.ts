@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { constants, type Dirent, fstatSync, realpathSync, statSync } from 'node:fs';
-import { type FileHandle, link, lstat, mkdir, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { LocalError, ToolError } from '@toolshed/mcp-core';
@@ -53,6 +52,9 @@ function denied(requested: string, why: string): ToolError {
 
 /** Whether anything — file, directory, link, even a dangling one — has this name. */
 function entryExists(path: string): Promise<boolean> {
+  // node:fs/promises and node:crypto are loaded where used, not imported: nothing at start needs them, and loading
+  // them there would cost every server's start.
+  const { lstat } = process.getBuiltinModule('node:fs/promises');
   return lstat(path).then(
     () => true,
     () => false,
@@ -127,6 +129,7 @@ export class PathGuard {
    * exist or lie outside every grant give nothing. No roots, no access.
    */
   async narrow(rootPaths: readonly string[]): Promise<PathGuard> {
+    const { realpath, stat } = process.getBuiltinModule('node:fs/promises');
     const narrowed: PathGrant[] = [];
     const add = (grant: PathGrant) => {
       if (!narrowed.some((known) => known.path === grant.path && known.access === grant.access)) narrowed.push(grant);
@@ -182,6 +185,7 @@ export class PathGuard {
    * refuses anything but a regular file.
    */
   async openFile(target: GuardedPath): Promise<FileHandle> {
+    const { open } = process.getBuiltinModule('node:fs/promises');
     let handle: FileHandle;
     try {
       handle = await open(target.path, openForReading);
@@ -203,6 +207,7 @@ export class PathGuard {
 
   /** Lists a directory after verifying, through its open descriptor, that it is the one that was checked. */
   async readDirectory(target: GuardedPath): Promise<Dirent[]> {
+    const { open, readdir } = process.getBuiltinModule('node:fs/promises');
     let handle: FileHandle;
     try {
       handle = await open(target.path, openDirectory);
@@ -232,6 +237,8 @@ export class PathGuard {
     data: string | Uint8Array,
     options: { exclusive?: boolean } = {},
   ): Promise<void> {
+    const { link, lstat, open, rename, unlink } = process.getBuiltinModule('node:fs/promises');
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
     this.#checkWritable(target.grant, target.requested);
     let existingMode: number | undefined;
     try {
@@ -277,6 +284,7 @@ export class PathGuard {
    * link swapped into the chain cannot carry the creation outside.
    */
   async makeDirectory(target: GuardedPath): Promise<void> {
+    const { mkdir, open } = process.getBuiltinModule('node:fs/promises');
     this.#checkWritable(target.grant, target.requested);
     const missing: string[] = [];
     let existing = target.path;
@@ -316,6 +324,7 @@ export class PathGuard {
    * (link, then unlink).
    */
   async move(source: GuardedPath, destination: GuardedPath, options: { overwrite?: boolean } = {}): Promise<void> {
+    const { link, lstat, open, rename, unlink } = process.getBuiltinModule('node:fs/promises');
     this.#checkWritable(source.grant, source.requested);
     this.#checkWritable(destination.grant, destination.requested);
     if (source.path === source.grant.path)
@@ -394,6 +403,7 @@ export class PathGuard {
 
   /** The nearest existing ancestor's real path, plus the names that do not exist yet. */
   async #realPathOfMissing(absolute: string, requested: string): Promise<string> {
+    const { realpath, stat } = process.getBuiltinModule('node:fs/promises');
     const missing: string[] = [];
     let current = absolute;
     for (;;) {
@@ -416,6 +426,7 @@ export class PathGuard {
   async #verifyOpened(fd: number, target: GuardedPath, access: PathAccess): Promise<void> {
     let actual = openedFilePath(fd);
     if (actual === undefined) {
+      const { stat } = process.getBuiltinModule('node:fs/promises');
       // Without /proc: the opened inode must be the one the real path names now.
       const opened = fstatSync(fd);
       const named = await stat(target.path).catch(() => undefined);

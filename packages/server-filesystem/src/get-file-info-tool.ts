@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { fileSystemToolError } from '@toolshed/guards';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
@@ -24,6 +23,8 @@ export function createGetFileInfoTool(context: FilesystemServerContext): Tool {
     async run({ path }, call) {
       const guard = await guardForCall(context, call);
       const target = await guard.resolve(path);
+      // Loaded here, not imported, to keep node:fs/promises off the start-up path.
+      const { stat } = process.getBuiltinModule('node:fs/promises');
       const stats = await stat(target.path).catch((error: unknown) => {
         throw fileSystemToolError(error, path);
       });

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ToolError } from '@toolshed/mcp-core';
 import { createLineFinder, type LineQuery } from './match-lines.ts';
 
@@ -19,6 +19,8 @@ interface RegexThread {
 }
 
 function startRegexThread(): RegexThread {
+  // node:worker_threads is loaded with the first regular expression search, not at start.
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 256 } });
   const ready = new Promise<void>((resolve, reject) => {
     const onMessage = (message: { ready?: boolean }) => {

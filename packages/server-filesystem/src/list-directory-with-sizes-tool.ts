@@ -1,4 +1,3 @@
-import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
@@ -27,6 +26,8 @@ export function createListDirectoryWithSizesTool(context: FilesystemServerContex
       const target = await guard.resolve(path);
       const listed = (await guard.readDirectory(target)).slice(0, context.limits.maxEntries + 1);
       const truncated = listed.length > context.limits.maxEntries;
+      // Loaded here, not imported, to keep node:fs/promises off the start-up path.
+      const { lstat } = process.getBuiltinModule('node:fs/promises');
       const entries = await Promise.all(
         listed.slice(0, context.limits.maxEntries).map(async (entry) => {
           // lstat: the size of a link is its own; following it could report on a file outside.

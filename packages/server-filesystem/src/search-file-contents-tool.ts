@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { type DirectoryFileRead, fileSystemToolError, walkDirectory } from '@toolshed/guards';
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
@@ -122,6 +121,8 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       };
 
       try {
+        // Loaded here, not imported, to keep node:fs/promises off the start-up path.
+        const { stat } = process.getBuiltinModule('node:fs/promises');
         const startStats = await stat(start.path).catch((error: unknown) => {
           throw fileSystemToolError(error, args.path);
         });

@@ -15,9 +15,10 @@ export type AskUser = (
 ) => Promise<ElicitOutcome<unknown>>;
 
 const primitiveTypes = new Set(['string', 'number', 'integer', 'boolean']);
-const confirmSchema = z.object({
-  confirmed: z.boolean().describe('Check to allow this action'),
-});
+type ConfirmSchema = z.ZodObject<{ confirmed: z.ZodBoolean }>;
+// Built on the first confirmation, not at start: most servers never ask, and every schema built at start delays
+// the first answer.
+let confirmSchema: ConfirmSchema | undefined;
 
 interface FieldSchema {
   type?: unknown;
@@ -87,6 +88,7 @@ export async function confirmAction(
   policy: ElicitationUnavailablePolicy,
   message: string,
 ): Promise<ConfirmOutcome> {
+  confirmSchema ??= z.object({ confirmed: z.boolean().describe('Check to allow this action') });
   const outcome = await elicitForm(ask, policy, { message, schema: confirmSchema });
   return { confirmed: outcome.action === 'accept' && outcome.content.confirmed === true, action: outcome.action };
 }

@@ -1,4 +1,3 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { invalidParams } from '../errors/common-protocol-errors.ts';
 import { isPlainObject } from '../messages/is-plain-object.ts';
 
@@ -28,11 +27,15 @@ export interface RequestStatePayload {
  * each other's state, which is what lets the stateless era run without affinity.
  */
 export class RequestStateSeal {
-  readonly #key: Buffer;
+  readonly #keySource: string | Uint8Array | undefined;
+  // Derived on first use, and node:crypto loaded where used throughout: most servers never seal state, and
+  // node:crypto is among the costliest modules to load at start.
+  #key: Buffer | undefined;
   readonly #lifetimeMs: number;
 
   constructor(key: string | Uint8Array | undefined, lifetimeMs: number = 10 * 60_000) {
-    this.#key = key === undefined ? randomBytes(32) : createHash('sha256').update(key).digest();
+    // A copy, as hashing it at once would have been: later changes to the caller's bytes must not change the key.
+    this.#keySource = key instanceof Uint8Array ? Uint8Array.from(key) : key;
     this.#lifetimeMs = lifetimeMs;
   }
 
@@ -53,6 +56,7 @@ export class RequestStateSeal {
     const body = dot === -1 ? '' : state.slice(0, dot);
     const signature = Buffer.from(dot === -1 ? '' : state.slice(dot + 1), 'base64url');
     const expected = Buffer.from(this.#sign(body), 'base64url');
+    const { timingSafeEqual } = process.getBuiltinModule('node:crypto');
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
       throw invalidParams('Invalid params: requestState failed verification; send the request again without it');
     }
@@ -72,12 +76,16 @@ export class RequestStateSeal {
   }
 
   #sign(body: string): string {
+    const { createHash, createHmac, randomBytes } = process.getBuiltinModule('node:crypto');
+    this.#key ??=
+      this.#keySource === undefined ? randomBytes(32) : createHash('sha256').update(this.#keySource).digest();
     return createHmac('sha256', this.#key).update(body).digest('base64url');
   }
 }
 
 /** A short, stable digest of a JSON value: binds answers to questions and state to requests. */
 export function digestOf(value: unknown): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256')
     .update(JSON.stringify(value) ?? '')
     .digest('base64url')

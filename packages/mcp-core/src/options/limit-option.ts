@@ -10,5 +10,11 @@ const wholeNumber = { error: 'must be a whole number of at least 1' };
  * limits: z.strictObject({ maxRows: limitOption(1000, 'Rows a query may return at most') }).prefault({}),
  */
 export function limitOption(defaultValue: number, description: string): z.ZodDefault<z.ZodNumber> {
-  return z.number(wholeNumber).int(wholeNumber).min(1, wholeNumber).default(defaultValue).meta({ description });
+  // The same schema as `.int().min(1).default().meta()`, in half the construction: each chained call builds a
+  // whole new schema, and every server builds these at start.
+  return z
+    .number(wholeNumber)
+    .check(z.int(wholeNumber), z.gte(1, wholeNumber))
+    .default(defaultValue)
+    .register(z.globalRegistry, { description });
 }

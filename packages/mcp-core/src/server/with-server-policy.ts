@@ -7,8 +7,8 @@ import { missingClientCapability } from '../errors/common-protocol-errors.ts';
 import { redactSecrets } from '../logging/redact-secrets.ts';
 import { isModernProtocolVersion } from '../protocol/protocol-version.ts';
 
-/** Any form answer: the tool's own schema checks it. */
-const anyAnswer = z.looseObject({});
+/** Any form answer: the tool's own schema checks it. Built on the first question, not at start. */
+let anyAnswer: z.ZodObject<Record<string, never>, z.core.$loose> | undefined;
 
 /**
  * A caller's context as this server's tools see it: the caller asks, unless
@@ -25,6 +25,7 @@ export function withServerPolicy(context: CallContext, policy: ElicitationUnavai
       return { action: 'unavailable', reason: 'the client did not declare the elicitation capability' };
     }
     // The form as given, checked against the tool's own schema by elicitForm once answered.
+    anyAnswer ??= z.looseObject({});
     return context.elicit({ message, schema: anyAnswer, requestedSchema, ...(key === undefined ? {} : { key }) });
   };
   return {

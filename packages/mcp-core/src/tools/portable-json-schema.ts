@@ -35,6 +35,11 @@ const singleSubschemas = [
 ];
 const listSubschemas = ['prefixItems', 'anyOf', 'oneOf', 'allOf'];
 const mapSubschemas = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
+const subschemaKind = new Map<string, 'single' | 'list' | 'map'>([
+  ...singleSubschemas.map((keyword) => [keyword, 'single'] as const),
+  ...listSubschemas.map((keyword) => [keyword, 'list'] as const),
+  ...mapSubschemas.map((keyword) => [keyword, 'map'] as const),
+]);
 
 function isSchemaNode(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -108,28 +113,28 @@ function liftAnnotations(node: SchemaNode): SchemaNode {
 
 function portableNode(node: SchemaNode, io: 'input' | 'output'): SchemaNode {
   let result: SchemaNode = { ...node };
-  for (const keyword of singleSubschemas) {
-    const child = result[keyword];
-    if (isSchemaNode(child)) result[keyword] = portableNode(child, io);
-  }
-  for (const keyword of listSubschemas) {
-    const children = result[keyword];
-    if (Array.isArray(children)) {
-      result[keyword] = children.map((child) => (isSchemaNode(child) ? portableNode(child, io) : child));
+  // Visits the keywords a node has (two or three, mostly), not each of the eighteen that can hold subschemas.
+  for (const keyword of Object.keys(node)) {
+    const kind = subschemaKind.get(keyword);
+    if (kind === undefined) continue;
+    const child = node[keyword];
+    if (kind === 'single') {
+      if (isSchemaNode(child)) result[keyword] = portableNode(child, io);
+    } else if (kind === 'list') {
+      if (Array.isArray(child)) {
+        result[keyword] = child.map((item) => (isSchemaNode(item) ? portableNode(item, io) : item));
+      }
+    } else if (isSchemaNode(child)) {
+      const mapped: SchemaNode = {};
+      for (const [name, item] of Object.entries(child))
+        mapped[name] = isSchemaNode(item) ? portableNode(item, io) : item;
+      result[keyword] = mapped;
     }
   }
-  for (const keyword of mapSubschemas) {
-    const children = result[keyword];
-    if (!isSchemaNode(children)) continue;
-    const mapped: SchemaNode = {};
-    for (const [name, child] of Object.entries(children))
-      mapped[name] = isSchemaNode(child) ? portableNode(child, io) : child;
-    result[keyword] = mapped;
-  }
   if (io === 'input' && isSchemaNode(result.properties)) {
-    const required = new Set(Array.isArray(result.required) ? result.required : []);
+    const required: unknown[] = Array.isArray(result.required) ? result.required : [];
     for (const [name, child] of Object.entries(result.properties)) {
-      if (!required.has(name) && isSchemaNode(child)) result.properties[name] = withoutNull(child);
+      if (!required.includes(name) && isSchemaNode(child)) result.properties[name] = withoutNull(child);
     }
   }
   if (Array.isArray(result.type)) {

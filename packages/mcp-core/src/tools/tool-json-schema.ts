@@ -8,19 +8,21 @@ export function isZodObject(value: unknown): value is z.ZodObject {
   return def?.type === 'object';
 }
 
-function findRef(node: unknown, path: string): string | undefined {
+/** Where the first `$ref` is: a JSON pointer to the object that holds it, '' for the root itself. */
+function findRef(node: unknown): string | undefined {
   if (typeof node !== 'object' || node === null) return undefined;
   if (Array.isArray(node)) {
-    for (const [index, item] of node.entries()) {
-      const found = findRef(item, `${path}/${index}`);
-      if (found) return found;
+    for (let index = 0; index < node.length; index += 1) {
+      const found = findRef(node[index]);
+      if (found !== undefined) return `/${index}${found}`;
     }
     return undefined;
   }
-  for (const [key, item] of Object.entries(node)) {
-    if (key === '$ref') return path;
-    const found = findRef(item, `${path}/${key}`);
-    if (found) return found;
+  // The pointer is spelt on the way back from a find only: most schemas have no $ref at all.
+  for (const key of Object.keys(node)) {
+    if (key === '$ref') return '';
+    const found = findRef((node as Record<string, unknown>)[key]);
+    if (found !== undefined) return `/${key}${found}`;
   }
   return undefined;
 }
@@ -48,7 +50,7 @@ export function toToolJsonSchema(schema: unknown, io: 'input' | 'output', where:
   // 2020-12 is the default dialect for MCP tool schemas; leaving $schema out keeps lists small.
   delete jsonSchema.$schema;
   jsonSchema = toPortableJsonSchema(jsonSchema, io);
-  const refPath = findRef(jsonSchema, '');
+  const refPath = findRef(jsonSchema);
   if (refPath !== undefined) {
     throw new LocalError(
       'tool_definition_invalid',

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../engine/call-context.ts';
 import { classifyMessage } from '../../messages/classify-message.ts';
@@ -135,6 +134,8 @@ export class LegacyHttpEndpoint {
         return;
       }
       const transport = this.#newTransport();
+      // node:crypto is loaded here, not imported, to keep it off the start-up path of stdio servers.
+      const { randomUUID } = process.getBuiltinModule('node:crypto');
       const id = `${this.#config.sessionIdPrefix}${randomUUID()}`;
       const connection = await this.#server.connect(transport);
       const session: Session = { id, transport, connection, lastActive: Date.now() };

@@ -1,11 +1,11 @@
-import { isIP } from 'node:net';
-
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether an address to bind is loopback-only (so nothing off the machine can connect). */
 export function isLoopbackAddress(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '');
   if (bare === 'localhost' || bare === '::1') return true;
+  // node:net is loaded here, not imported, to keep it off a stdio server's start-up path.
+  const { isIP } = process.getBuiltinModule('node:net');
   return isIP(bare) === 4 && bare.startsWith('127.');
 }
 

@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { AuthInfo } from '../../engine/call-context.ts';
 import { LocalError } from '../../errors/local-error.ts';
@@ -15,11 +14,6 @@ import { LegacyHttpEndpoint } from './legacy-http-endpoint.ts';
 import { type ModernStreams, serveModernPost } from './modern-http-exchange.ts';
 import { checkOrigin, createOriginPolicy, isLoopbackAddress } from './origin-guard.ts';
 import { readJsonBody } from './read-json-body.ts';
-
-// node:http is loaded when a server is served over HTTP, and as CommonJS: imported as an ES module, it builds its
-// export facade by reading every export, lazy ones included — `WebSocket` among them, which loads Node's whole
-// bundled undici. That cost a stdio server about 100 ms of CPU at start (half of its start-up) for nothing.
-const require = createRequire(import.meta.url);
 
 /** A running Streamable HTTP endpoint. */
 export interface HttpServerHandle {
@@ -81,7 +75,10 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
   let authenticator: Authenticator | undefined;
   let closing = false;
 
-  const { createServer } = require('node:http') as typeof import('node:http');
+  // node:http is loaded when a server is served over HTTP, and not as an ES module: imported as one, it builds its
+  // export facade by reading every export, lazy ones included — `WebSocket` among them, which loads Node's whole
+  // bundled undici. That cost a stdio server about 100 ms of CPU at start (half of its start-up) for nothing.
+  const { createServer } = process.getBuiltinModule('node:http');
   const server = createServer({
     headersTimeout: config.headersTimeoutMs,
     requestTimeout: config.requestTimeoutMs,

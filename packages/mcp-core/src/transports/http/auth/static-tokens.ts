@@ -1,9 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthInfo } from '../../../engine/call-context.ts';
 import { LocalError } from '../../../errors/local-error.ts';
 import type { StaticBearerToken } from './http-auth-options.ts';
 
-const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+// node:crypto is loaded where used, to keep it off the start-up path of servers that never see a token.
+const digest = (text: string): Buffer =>
+  process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest();
 
 /**
  * Matches a presented token against the configured ones in constant time:
@@ -31,6 +32,7 @@ export function createStaticTokenVerifier(
     };
     return { digest: digest(token.token), info };
   });
+  const { timingSafeEqual } = process.getBuiltinModule('node:crypto');
   return (presented) => {
     const candidate = digest(presented);
     let found: AuthInfo | undefined;
