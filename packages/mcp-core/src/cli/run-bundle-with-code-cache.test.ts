@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,12 +89,19 @@ describe('runBundleWithCodeCache: a bin bundle run with a code cache taken after
     expect(statSync(cache as string).mode & 0o777).toBe(0o600);
   });
 
-  it('keeps one cache per bin: a new build replaces the caches of older ones', () => {
-    const first = writeBin(greeting, '1111111111111111aaaa');
-    run(first.start, first.cacheDirectory);
-    writeFileSync(first.start.replace(/\.mjs$/, '.cjs'), `// 2222222222222222bbbb\n${greeting}\n`);
-    expect(run(first.start, first.cacheDirectory)).toMatchObject({ status: 0 });
-    expect(cacheFiles(first.cacheDirectory).map((file) => file.split('@')[1])).toEqual(['2222222222222222.v8cache']);
+  it("removes another build's cache of the bin when it is over a day old, and keeps a recent one", () => {
+    const { start, cacheDirectory } = writeBin(greeting, '1111111111111111aaaa');
+    run(start, cacheDirectory);
+    const [first] = cacheFiles(cacheDirectory);
+    writeFileSync(start.replace(/\.mjs$/, '.cjs'), `// 2222222222222222bbbb\n${greeting}\n`);
+    run(start, cacheDirectory);
+    const names = () => cacheFiles(cacheDirectory).map((file) => file.split('@')[1]);
+    expect(names().sort()).toEqual(['1111111111111111.v8cache', '2222222222222222.v8cache']);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    utimesSync(first as string, twoDaysAgo, twoDaysAgo);
+    writeFileSync(start.replace(/\.mjs$/, '.cjs'), `// 3333333333333333cccc\n${greeting}\n`);
+    expect(run(start, cacheDirectory)).toMatchObject({ status: 0 });
+    expect(names().sort()).toEqual(['2222222222222222.v8cache', '3333333333333333.v8cache']);
   });
 
   it('writes no cache under NODE_DISABLE_COMPILE_CACHE, or for a bundle without a hash line', () => {

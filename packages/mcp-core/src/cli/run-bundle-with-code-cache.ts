@@ -16,7 +16,11 @@
  * user running the bin owns it and no one else can write to it, since code
  * read from it runs as that user.
  */
-import {
+import type * as FileSystem from 'node:fs';
+
+// Built-ins are taken with getBuiltinModule, not imported: importing node:fs as an ES module also loads every
+// part of it that is otherwise loaded on first use (its promises API, watchers, streams), at every start.
+const {
   closeSync,
   fstatSync,
   mkdirSync,
@@ -25,15 +29,23 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
-} from 'node:fs';
-import { createRequire, getCompileCacheDir } from 'node:module';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { constants, Script } from 'node:vm';
+} = process.getBuiltinModule('node:fs') as typeof FileSystem;
+const { createRequire, getCompileCacheDir } = process.getBuiltinModule('node:module');
+const { basename, dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+const { constants, Script } = process.getBuiltinModule('node:vm');
 
 /** How long a first run goes before its cache is written: enough to start and answer the first lists. */
 const cacheAfterMs = 1000;
+
+/**
+ * Caches of other builds of the same bin older than this are removed when a
+ * new one is written: an upgrade leaves no garbage behind, and two versions
+ * in use side by side (two projects) evict each other at most once a day.
+ */
+const otherBuildsKeptMs = 24 * 60 * 60 * 1000;
 
 function ownedByThisUser(descriptor: number): boolean {
   if (process.getuid === undefined) return true;
@@ -53,7 +65,7 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Writes the cache beside any earlier ones for this bin, which it replaces; a failure only costs speed. */
+/** Writes the cache, and removes other builds' caches of this bin made over a day ago; a failure only costs speed. */
 function writeCache(file: string, data: Buffer): void {
   try {
     const directory = dirname(file);
@@ -63,8 +75,9 @@ function writeCache(file: string, data: Buffer): void {
     renameSync(partial, file);
     const prefix = `${basename(file).split('@')[0]}@`;
     for (const name of readdirSync(directory)) {
-      if (name.startsWith(prefix) && name !== basename(file) && !name.endsWith('.partial')) {
-        rmSync(join(directory, name), { force: true });
+      const other = join(directory, name);
+      if (name.startsWith(prefix) && other !== file && statSync(other).mtimeMs < Date.now() - otherBuildsKeptMs) {
+        rmSync(other, { force: true });
       }
     }
   } catch {
