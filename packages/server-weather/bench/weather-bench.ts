@@ -6,19 +6,24 @@
  *   - 1,000 sequential get_current_weather calls for one place (ours answers
  *     from its cache after the first);
  *   - 100 concurrent get_current_weather calls for 100 different points
- *     (nothing cached), one warm-up round then five measured, with the raw
- *     undici requests as the floor;
+ *     (nothing cached), one warm-up round each then `measuredRounds` each,
+ *     ours and the anchor taking turns (first one, then the other), with the
+ *     raw undici requests as the floor;
  *
  * reporting p50/p99 latency and the TCP connections each opened upstream.
+ * Both servers are connected the same way — an in-memory transport pair and
+ * nothing between it and the client — so neither pays for the other's harness
+ * (the test kit's recording wrapper clones every message).
  *
  *   pnpm --filter @toolshed/server-weather bench
  */
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as SdkMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { connectInMemory } from '@toolshed/mcp-core/testing';
+import { createInMemoryTransportPair } from '@toolshed/mcp-core';
 import { Agent, request } from 'undici';
 import * as z from 'zod';
 import { createWeatherServer } from '../src/index.ts';
@@ -70,8 +75,11 @@ async function startOurs(): Promise<Subject> {
     upstreams: { forecastUrl: upstreamUrl, geocodingUrl: upstreamUrl, airQualityUrl: upstreamUrl, nwsUrl: upstreamUrl },
     contact: 'bench@example.com',
   });
+  const [clientSide, serverSide] = createInMemoryTransportPair();
+  await server.connect(serverSide);
   const client = new Client({ name: 'bench', version: '1' });
-  await connectInMemory(server, client);
+  // The pair's client end is shaped like the SDK's Transport but typed with mcp-core's own message type.
+  await client.connect(clientSide as Parameters<Client['connect']>[0]);
   return {
     name: 'ours',
     client,
@@ -106,21 +114,26 @@ interface Timing {
   p50: number;
   p99: number;
   totalMs: number;
+  /** The median round's CPU time in this process (client, server and undici; not the upstream's). */
+  cpuMs: number;
   connections: number;
   requests: number;
 }
 
 async function timed(run: () => Promise<number[]>): Promise<Timing> {
   const before = await upstreamStats();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const latencies = await run();
   const totalMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   const after = await upstreamStats();
   const sorted = [...latencies].sort((left, right) => left - right);
   return {
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     totalMs,
+    cpuMs: (used.user + used.system) / 1000,
     connections: after.connections - before.connections,
     requests: after.requests,
   };
@@ -143,45 +156,90 @@ async function sequential(subject: Subject): Promise<Timing> {
   });
 }
 
-const measuredRounds = 5;
+const measuredRounds = 15;
 let round = 0;
+
+interface Burst {
+  latencies: number[];
+  totalMs: number;
+  cpuMs: number;
+}
+
+/**
+ * A burst's latencies, its wall time and its CPU time. On a busy machine the
+ * CPU time moves far less than the wall time: it shows the work per burst.
+ */
+async function burst(runRound: (round: number) => Promise<number[]>): Promise<Burst> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const latencies = await runRound(++round);
+  const totalMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { latencies, totalMs, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const median = (values: readonly number[]): number =>
+  percentile(
+    [...values].sort((left, right) => left - right),
+    0.5,
+  );
+
+function summary(bursts: readonly Burst[], connections: number, requests: number): Timing {
+  const sorted = bursts.flatMap((measured) => measured.latencies).sort((left, right) => left - right);
+  return {
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    totalMs: median(bursts.map((measured) => measured.totalMs)),
+    cpuMs: median(bursts.map((measured) => measured.cpuMs)),
+    connections,
+    requests,
+  };
+}
 
 /**
  * One unmeasured round to warm the uncached path, then `measuredRounds`
  * rounds of `concurrentCalls` at once, each at new points: latencies pooled
  * over all rounds, the median round's wall time, connections opened in all
- * six.
+ * of them.
  */
 async function rounds(runRound: (round: number) => Promise<number[]>): Promise<Timing> {
   const before = await upstreamStats();
   await runRound(++round);
-  const latencies: number[] = [];
-  const totals: number[] = [];
-  for (let index = 0; index < measuredRounds; index++) {
-    const started = performance.now();
-    latencies.push(...(await runRound(++round)));
-    totals.push(performance.now() - started);
-  }
+  const bursts: Burst[] = [];
+  for (let index = 0; index < measuredRounds; index++) bursts.push(await burst(runRound));
   const after = await upstreamStats();
-  const sorted = [...latencies].sort((left, right) => left - right);
-  return {
-    p50: percentile(sorted, 0.5),
-    p99: percentile(sorted, 0.99),
-    totalMs: percentile(
-      [...totals].sort((left, right) => left - right),
-      0.5,
-    ),
-    connections: after.connections - before.connections,
-    requests: after.requests,
-  };
+  return summary(bursts, after.connections - before.connections, after.requests);
 }
 
-function concurrent(subject: Subject): Promise<Timing> {
-  return rounds((at) =>
+function concurrentRound(subject: Subject): (at: number) => Promise<number[]> {
+  return (at) =>
     Promise.all(
       Array.from({ length: concurrentCalls }, (_, index) => callOnce(subject, 10 + at / 10 + index / 1000, -40)),
-    ),
-  );
+    );
+}
+
+/**
+ * The subjects' rounds taken in turns — A B, B A, A B … — so a spell of load
+ * from elsewhere on the machine falls on both alike; each round's new
+ * connections are counted for the subject that made them.
+ */
+async function concurrentInTurns(subjects: readonly Subject[]): Promise<Timing[]> {
+  const bursts = subjects.map((): Burst[] => []);
+  const connections = subjects.map(() => 0);
+  for (let turn = 0; turn <= measuredRounds; turn++) {
+    const order = turn % 2 === 0 ? subjects.keys() : [...subjects.keys()].reverse();
+    for (const index of order) {
+      const subject = subjects[index] as Subject;
+      const before = await upstreamStats();
+      const measured = await burst(concurrentRound(subject));
+      const after = await upstreamStats();
+      connections[index] = (connections[index] ?? 0) + after.connections - before.connections;
+      // Turn 0 warms the uncached path; its connections still count.
+      if (turn === 0) continue;
+      bursts[index]?.push(measured);
+    }
+  }
+  return subjects.map((_, index) => summary(bursts[index] ?? [], connections[index] ?? 0, 0));
 }
 
 async function rawUndici(connections: number | null): Promise<Timing> {
@@ -208,8 +266,7 @@ const anchor = await startAnchor();
 // Interleaved, so drift in the machine's speed falls on both alike.
 const oursCached = await sequential(ours);
 const anchorCached = await sequential(anchor);
-const oursConcurrent = await concurrent(ours);
-const anchorConcurrent = await concurrent(anchor);
+const [oursConcurrent, anchorConcurrent] = (await concurrentInTurns([ours, anchor])) as [Timing, Timing];
 const raw = await rawUndici(6);
 const rawUnlimited = await rawUndici(null);
 await ours.close();
@@ -220,8 +277,11 @@ const ms = (value: number) => value.toFixed(3);
 const ratio = (theirs: number, mine: number) =>
   mine <= theirs ? `${(theirs / mine).toFixed(1)}x faster` : `${(mine / theirs).toFixed(1)}x slower`;
 
+const load = loadavg()
+  .map((value) => value.toFixed(2))
+  .join(' ');
 console.log(
-  `\nNode ${process.version}, ${cachedCalls} sequential calls / ${concurrentCalls} concurrent calls, in memory\n`,
+  `\nNode ${process.version}, ${cachedCalls} sequential calls / ${concurrentCalls} concurrent calls, in memory; load average ${load}\n`,
 );
 console.log('| measure | SDK + fetch, no cache | ours | ours is |');
 console.log('|---|---:|---:|---|');
@@ -244,7 +304,10 @@ console.log(
   `| ${concurrentCalls} concurrent uncached: median round, all done ms | ${ms(anchorConcurrent.totalMs)} | ${ms(oursConcurrent.totalMs)} | ${ratio(anchorConcurrent.totalMs, oursConcurrent.totalMs)} |`,
 );
 console.log(
-  `| ${concurrentCalls} concurrent uncached: upstream connections opened (6 rounds) | ${anchorConcurrent.connections} | ${oursConcurrent.connections} | |`,
+  `| ${concurrentCalls} concurrent uncached: median round, CPU ms of the bench process | ${ms(anchorConcurrent.cpuMs)} | ${ms(oursConcurrent.cpuMs)} | ${ratio(anchorConcurrent.cpuMs, oursConcurrent.cpuMs)} |`,
+);
+console.log(
+  `| ${concurrentCalls} concurrent uncached: upstream connections opened (${measuredRounds + 1} rounds) | ${anchorConcurrent.connections} | ${oursConcurrent.connections} | |`,
 );
 console.log(
   `\nFloor: the same ${concurrentCalls} requests straight through undici (6 connections): p50 ${ms(raw.p50)} ms, p99 ${ms(raw.p99)} ms, median round ${ms(raw.totalMs)} ms, ${raw.connections} connections.`,
