@@ -116,6 +116,33 @@ describe('runBundleWithCodeCache: a bin bundle run with a code cache taken after
     expect(cacheFiles(unhashed.cacheDirectory)).toEqual([]);
   });
 
+  it('leaves no cache after a failed run (a configuration mistake exits 2)', () => {
+    const { start, cacheDirectory } = writeBin(`exports.default = Promise.resolve().then(() => process.exit(2));`);
+    expect(run(start, cacheDirectory).status).toBe(2);
+    expect(cacheFiles(cacheDirectory)).toEqual([]);
+  });
+
+  it('replaces the cache of a run that did little (--help) once a run has compiled much more', () => {
+    // Many functions, called only by a real run that then stays up past the second the cache waits for.
+    const functions = Array.from({ length: 300 }, (_, index) => `function part${index}(x) { return x + ${index}; }`);
+    const calls = Array.from({ length: 300 }, (_, index) => `total = part${index}(total);`).join(' ');
+    const { start, cacheDirectory } = writeBin(`${functions.join('\n')}
+exports.default = Promise.resolve().then(() => {
+  if (process.env.LITTLE === '1') return;
+  let total = 0; ${calls}
+  return new Promise((resolve) => setTimeout(resolve, 1500));
+});`);
+    expect(run(start, cacheDirectory, { LITTLE: '1' }).status).toBe(0);
+    const [cache] = cacheFiles(cacheDirectory);
+    const little = statSync(cache as string);
+    expect(run(start, cacheDirectory).status).toBe(0);
+    const full = statSync(cache as string);
+    expect(full.ino).not.toBe(little.ino);
+    expect(full.size).toBeGreaterThan(little.size * 1.1);
+    expect(run(start, cacheDirectory).status).toBe(0);
+    expect(statSync(cache as string).ino).toBe(full.ino);
+  });
+
   it("fails as the bin's run fails: its error, exit code 1", () => {
     const { start, cacheDirectory } = writeBin(
       `exports.default = Promise.reject(new Error('cannot open the database'));`,

@@ -5,8 +5,8 @@
  * compiles again each function that start-up calls; for a server that is most
  * of the zod, option and tool code it runs before the first `tools/list`.
  * The cache written here is taken once the server has run for a second (or at
- * exit, if sooner), so it holds those functions too, and the next start skips
- * their compilation.
+ * a normal exit, if sooner), so it holds those functions too, and the next
+ * start skips their compilation.
  *
  * The cache sits in Node's compile-cache directory (under `NODE_COMPILE_CACHE`,
  * else the system's temporary directory; one per Node version, architecture
@@ -85,6 +85,29 @@ function writeCache(file: string, data: Buffer): void {
   }
 }
 
+/** Exit codes of a run that ended normally: end of input, SIGINT, SIGTERM. A failed run ran too little to cache. */
+const normalEnds = new Set([0, 130, 143]);
+
+/**
+ * Writes the cache when there is none (or V8 refused it): one second after
+ * start, or at a normal exit if that comes first. A cache made by a run that
+ * did little (`--help`, say) holds few functions; when a later run has
+ * compiled a tenth more code than its cache held by that second, it replaces
+ * it, so such a cache heals on the next real run.
+ */
+function keepCacheCurrent(script: InstanceType<typeof Script>, cacheFile: string, used: Buffer | undefined): void {
+  let settled = false;
+  const refresh = (exitCode?: number) => {
+    if (settled) return;
+    settled = true;
+    if (exitCode !== undefined && (used !== undefined || !normalEnds.has(exitCode))) return;
+    const data = script.createCachedData();
+    if (used === undefined || data.length > used.length * 1.1) writeCache(cacheFile, data);
+  };
+  setTimeout(refresh, cacheAfterMs).unref();
+  process.once('exit', refresh);
+}
+
 /**
  * Runs the CommonJS bundle at `bundle` and returns what it exports as
  * `default` (a bin's run, as a promise).
@@ -105,16 +128,8 @@ export function runBundleWithCodeCache(bundle: URL): unknown {
     ...(cachedData === undefined ? {} : { cachedData }),
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
-    let written = false;
-    const write = () => {
-      if (written) return;
-      written = true;
-      writeCache(cacheFile, script.createCachedData());
-    };
-    setTimeout(write, cacheAfterMs).unref();
-    process.once('exit', write);
-  }
+  if (cacheFile !== undefined)
+    keepCacheCurrent(script, cacheFile, script.cachedDataRejected === true ? undefined : cachedData);
   const module = { exports: {} as Record<string, unknown> };
   const wrapper = script.runInThisContext() as (...parameters: unknown[]) => void;
   wrapper.call(module.exports, module.exports, createRequire(path), module, path, dirname(path));
