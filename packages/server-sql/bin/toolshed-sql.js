@@ -5,6 +5,5 @@ if (major < 22 || (major === 22 && minor < 14)) {
   console.error(`toolshed-sql needs Node.js 22.14 or newer; this is ${process.version}.`);
   process.exitCode = 1;
 } else {
-  (await import('node:module')).enableCompileCache?.();
   await import('../dist/toolshed-sql.js');
 }

@@ -1,6 +1,3 @@
-// The echo server started the way Toolshed bins start: Node's compile cache on
-// first, then the bundle's start module (see ../build-bundled-echo.ts).
-import { enableCompileCache } from 'node:module';
-
-enableCompileCache?.();
+// The echo server started the way Toolshed bins start: the bundle's start
+// module, which turns on the compile cache (see ../build-bundled-echo.ts).
 await import('../.build/toolshed-echo.js');

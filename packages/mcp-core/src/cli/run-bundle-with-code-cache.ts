@@ -8,8 +8,8 @@
  * a normal exit, if sooner), so it holds those functions too, and the next
  * start skips their compilation.
  *
- * The cache sits in Node's compile-cache directory (under `NODE_COMPILE_CACHE`,
- * else the system's temporary directory; one per Node version, architecture
+ * The cache sits in Node's compile-cache directory, which this also turns on
+ * (see enable-private-compile-cache.ts; one per Node version, architecture
  * and user), follows `NODE_DISABLE_COMPILE_CACHE`, and is named by the
  * bundle's content hash (its first line, written at build). V8 itself refuses
  * a cache made by another V8 or with other flags. A cache file is used only if the
@@ -17,6 +17,7 @@
  * read from it runs as that user.
  */
 import type * as FileSystem from 'node:fs';
+import { enablePrivateCompileCache, isPrivateToThisUser } from './enable-private-compile-cache.ts';
 
 // Built-ins are taken with getBuiltinModule, not imported: importing node:fs as an ES module also loads every
 // part of it that is otherwise loaded on first use (its promises API, watchers, streams), at every start.
@@ -32,7 +33,7 @@ const {
   statSync,
   writeFileSync,
 } = process.getBuiltinModule('node:fs') as typeof FileSystem;
-const { createRequire, getCompileCacheDir } = process.getBuiltinModule('node:module');
+const { createRequire } = process.getBuiltinModule('node:module');
 const { basename, dirname, join } = process.getBuiltinModule('node:path');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 const { constants, Script } = process.getBuiltinModule('node:vm');
@@ -47,17 +48,11 @@ const cacheAfterMs = 1000;
  */
 const otherBuildsKeptMs = 24 * 60 * 60 * 1000;
 
-function ownedByThisUser(descriptor: number): boolean {
-  if (process.getuid === undefined) return true;
-  const stats = fstatSync(descriptor);
-  return stats.uid === process.getuid() && (stats.mode & 0o022) === 0;
-}
-
 function readCache(file: string): Buffer | undefined {
   let descriptor: number | undefined;
   try {
     descriptor = openSync(file, 'r');
-    return ownedByThisUser(descriptor) ? readFileSync(descriptor) : undefined;
+    return isPrivateToThisUser(fstatSync(descriptor)) ? readFileSync(descriptor) : undefined;
   } catch {
     return undefined;
   } finally {
@@ -115,7 +110,7 @@ function keepCacheCurrent(script: InstanceType<typeof Script>, cacheFile: string
 export function runBundleWithCodeCache(bundle: URL): unknown {
   const path = fileURLToPath(bundle);
   const source = readFileSync(path, 'utf8');
-  const cacheDirectory = getCompileCacheDir?.();
+  const cacheDirectory = enablePrivateCompileCache();
   const contentHash = /^\/\/ ([0-9a-f]{16,})\n/.exec(source)?.[1];
   const cacheFile =
     cacheDirectory === undefined || contentHash === undefined
