@@ -192,9 +192,10 @@ export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFe
   const guardedLookup = fromModel
     ? createGuardedLookup({ dnsServers: options.dnsServers, trustedHosts: options.trustedHosts })
     : undefined;
+  const resolvesBeforeEachHop = guardedLookup !== undefined && proxy !== undefined;
   const checkResolvedName = (url: URL): Promise<void> =>
     new Promise((resolve, reject) => {
-      if (guardedLookup === undefined || proxy === undefined) {
+      if (guardedLookup === undefined) {
         resolve();
         return;
       }
@@ -206,6 +207,8 @@ export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFe
     return typeof url === 'string' ? new URL(url) : url;
   };
   let agent: Promise<{ agent: Dispatcher; request: typeof import('undici').request }> | undefined;
+  // Once loaded, requests take it as it is rather than awaiting the settled promise each time.
+  let loaded: Awaited<typeof agent>;
   const dispatcher = () => {
     agent ??= import('undici').then(({ Agent, EnvHttpProxyAgent, request }) => {
       const settings = {
@@ -219,23 +222,25 @@ export function createOutboundFetcher(options: OutboundFetchOptions): OutboundFe
         keepAliveTimeout: 30_000,
         keepAliveMaxTimeout: 120_000,
       };
-      return {
+      loaded = {
         agent:
           proxy === undefined ? new Agent(settings) : new EnvHttpProxyAgent({ ...settings, ...definedOnly(proxy) }),
         request,
       };
+      return loaded;
     });
     return agent;
   };
+  const { userAgent } = options;
 
   async function send(url: URL, accept: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-    const { agent: current, request } = await dispatcher();
+    const { agent: current, request } = loaded ?? (await dispatcher());
     try {
-      await checkResolvedName(url);
-      return await request(url.href, {
+      if (resolvesBeforeEachHop) await checkResolvedName(url);
+      return await request(url, {
         dispatcher: current,
         method: 'GET',
-        headers: { accept, ...(options.userAgent === undefined ? {} : { 'user-agent': options.userAgent }) },
+        headers: userAgent === undefined ? { accept } : { accept, 'user-agent': userAgent },
         signal,
       });
     } catch (error) {
