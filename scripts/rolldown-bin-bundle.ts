@@ -12,7 +12,7 @@
  * key of its cache.
  */
 import { createHash } from 'node:crypto';
-import type { RolldownOptions, RolldownPlugin } from 'rolldown';
+import type { BuildOptions, RolldownPlugin } from 'rolldown';
 
 const loader = new URL('../packages/mcp-core/src/cli/run-bundle-with-code-cache.ts', import.meta.url).pathname;
 
@@ -58,7 +58,7 @@ export function binBundleBuilds({
   entry,
   external = [],
   directory = 'dist',
-}: BinBundleOptions): RolldownOptions[] {
+}: BinBundleOptions): BuildOptions[] {
   return [
     {
       input: { [bin]: entry },

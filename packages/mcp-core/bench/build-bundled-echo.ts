@@ -3,7 +3,7 @@
  * JavaScript dependencies (zod, the engine) inlined, so Node loads one module
  * instead of some 160 at start-up, run with a code cache of its start-up.
  */
-import { type BuildOptions, build } from 'rolldown';
+import { build } from 'rolldown';
 import { binBundleBuilds } from '../../../scripts/rolldown-bin-bundle.ts';
 
 export async function buildBundledEcho(): Promise<void> {
@@ -12,5 +12,5 @@ export async function buildBundledEcho(): Promise<void> {
     entry: new URL('./servers/toolshed-echo-server.mjs', import.meta.url).pathname,
     directory: new URL('./.build', import.meta.url).pathname,
   });
-  for (const options of builds) await build({ ...options, logLevel: 'silent' } as BuildOptions);
+  for (const options of builds) await build({ ...options, logLevel: 'silent' });
 }

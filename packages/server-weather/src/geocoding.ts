@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import type { CachedValue } from './response-cache.ts';
 import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
 
@@ -22,13 +23,7 @@ export interface Place {
 /** Open-Meteo's geocoding answer; `results` is absent, not empty, when nothing matched. */
 type GeocodingAnswerSchema = z.ZodType<{ results?: Place[] | undefined }>;
 
-let geocodingAnswerSchema: GeocodingAnswerSchema | undefined;
-
-/** Built on first use rather than at load: a server that is started and listed parses no answer. */
-function geocodingAnswer(): GeocodingAnswerSchema {
-  geocodingAnswerSchema ??= buildGeocodingAnswer();
-  return geocodingAnswerSchema;
-}
+const geocodingAnswer = builtOnFirstUse(buildGeocodingAnswer);
 
 function buildGeocodingAnswer(): GeocodingAnswerSchema {
   const nullableString = z

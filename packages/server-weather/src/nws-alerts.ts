@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { formatPoint } from './coordinates.ts';
 import type { CachedValue } from './response-cache.ts';
 import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
@@ -11,16 +12,7 @@ function text() {
     .transform((value) => value ?? null);
 }
 
-let pointAnswerSchema: ReturnType<typeof buildPointAnswer> | undefined;
-
-/**
- * The answer schemas are built on first use rather than at load: a server
- * that is started and listed parses no answer.
- */
-function pointAnswer() {
-  pointAnswerSchema ??= buildPointAnswer();
-  return pointAnswerSchema;
-}
+const pointAnswer = builtOnFirstUse(buildPointAnswer);
 
 /** The parts of NWS's /points answer this server reads: where the point is and its zones. */
 function buildPointAnswer() {
@@ -111,12 +103,7 @@ export interface NwsAlert {
 
 type AlertAnswerSchema = z.ZodType<{ features: { properties: NwsAlert }[]; updated: string | null }>;
 
-let alertAnswerSchema: AlertAnswerSchema | undefined;
-
-function alertAnswer(): AlertAnswerSchema {
-  alertAnswerSchema ??= buildAlertAnswer();
-  return alertAnswerSchema;
-}
+const alertAnswer = builtOnFirstUse(buildAlertAnswer);
 
 function buildAlertAnswer(): AlertAnswerSchema {
   const field = text();

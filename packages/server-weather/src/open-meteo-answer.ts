@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { localDate, localDateTime } from './local-time.ts';
 import { describeWeatherCode } from './weather-codes.ts';
 
@@ -21,16 +22,8 @@ export interface OpenMeteoAnswer {
   daily?: Record<string, (number | null)[]> | undefined;
 }
 
-let openMeteoAnswerSchema: z.ZodType<OpenMeteoAnswer> | undefined;
-
-/**
- * The schema an Open-Meteo answer is checked against, built on first use
- * rather than at load: a server that is started and listed parses no answer.
- */
-export function openMeteoAnswer(): z.ZodType<OpenMeteoAnswer> {
-  openMeteoAnswerSchema ??= buildOpenMeteoAnswer();
-  return openMeteoAnswerSchema;
-}
+/** The schema an Open-Meteo answer is checked against. */
+export const openMeteoAnswer: () => z.ZodType<OpenMeteoAnswer> = builtOnFirstUse(buildOpenMeteoAnswer);
 
 function buildOpenMeteoAnswer(): z.ZodType<OpenMeteoAnswer> {
   // A value an Open-Meteo series holds: a number, or null where the model has none.

@@ -104,8 +104,8 @@ describe('runBundleWithCodeCache: a bin bundle run with a code cache taken after
     run(start, temporary);
     const names = () => cacheFiles(temporary).map((file) => file.split('@')[1]);
     expect(names().sort()).toEqual(['1111111111111111.v8cache', '2222222222222222.v8cache']);
-    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
-    utimesSync(first as string, twoDaysAgo, twoDaysAgo);
+    const longAgo = new Date('2020-01-01T00:00:00Z');
+    utimesSync(first as string, longAgo, longAgo);
     writeFileSync(start.replace(/\.mjs$/, '.cjs'), `// 3333333333333333cccc\n${greeting}\n`);
     expect(run(start, temporary)).toMatchObject({ status: 0 });
     expect(names().sort()).toEqual(['2222222222222222.v8cache', '3333333333333333.v8cache']);
