@@ -53,12 +53,7 @@ export interface BinBundleOptions {
   directory?: string;
 }
 
-export function binBundleBuilds({
-  bin,
-  entry,
-  external = [],
-  directory = 'dist',
-}: BinBundleOptions): BuildOptions[] {
+export function binBundleBuilds({ bin, entry, external = [], directory = 'dist' }: BinBundleOptions): BuildOptions[] {
   return [
     {
       input: { [bin]: entry },
