@@ -96,7 +96,7 @@ export const weatherServerOptions: z.ZodObject<WeatherServerOptionsShape, z.core
         'Longest wait between tries; a longer Retry-After fails the call saying when to try again',
       ),
       maxResponseBytes: limitOption(4_194_304, 'Bytes an upstream response may have'),
-      maxConnections: limitOption(6, 'Keep-alive connections per upstream host; more requests queue on them'),
+      maxConnections: limitOption(16, 'Keep-alive connections per upstream host; more requests queue on them'),
       geocodingTtlSeconds: limitOption(86_400, 'Seconds place searches (and NWS point lookups) stay cached'),
       currentTtlSeconds: limitOption(300, 'Seconds current conditions stay cached'),
       forecastTtlSeconds: limitOption(900, 'Seconds forecasts stay cached'),
