@@ -106,7 +106,11 @@ export interface MeasuredBurst {
   cpuMs: number;
 }
 
-/** Points no earlier round asked for, so nothing is answered from a cache: round N's call i. */
+/**
+ * Points no earlier round asked for, so nothing is answered from a cache:
+ * round N's call i. Latitudes stay within ±60 (the upstream refuses more),
+ * a thousand rounds to each longitude.
+ */
 export function burstPoint(round: number, index: number): { latitude: number; longitude: number } {
-  return { latitude: 10 + round / 10 + index / 1000, longitude: -40 };
+  return { latitude: -60 + (round % 1000) * 0.12 + index * 0.001, longitude: -170 + Math.floor(round / 1000) * 0.5 };
 }

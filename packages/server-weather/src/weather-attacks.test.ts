@@ -181,6 +181,14 @@ describe('hostile answers cannot hold or sink the server', () => {
       JSON.stringify({ latitude: 1, longitude: 1, timezone: 'UTC', utc_offset_seconds: 0, current: { time: 'now' } }),
     ],
     ['a prototype-polluting key', '{"__proto__": {"polluted": true}, "latitude": 1}'],
+    [
+      'a unit that is not a string',
+      JSON.stringify({ latitude: 1, longitude: 1, timezone: 'UTC', utc_offset_seconds: 0, current_units: { time: 1 } }),
+    ],
+    [
+      'an hourly series holding text',
+      JSON.stringify({ latitude: 1, longitude: 1, timezone: 'UTC', utc_offset_seconds: 0, hourly: { time: [1, 'x'] } }),
+    ],
   ])('an answer that is %s is the upstream’s fault, not a crash', async (_label, body) => {
     harness.upstream.script('/v1/forecast', { status: 200, body });
     const result = await harness.call('get_current_weather', freshPoint());
