@@ -3,9 +3,14 @@ import { defineConfig, type RolldownOptions } from 'rolldown';
 // One file per entry point: far fewer modules for Node to resolve and compile
 // when a server starts. Declarations come from tsc (tsconfig.build.json).
 const config: RolldownOptions = defineConfig({
-  input: { index: 'src/index.ts', testing: 'src/testing.ts' },
+  input: {
+    index: 'src/index.ts',
+    testing: 'src/testing.ts',
+    'bin-start': 'src/bin-start.ts',
+    'bin-build': 'src/bin-build.ts',
+  },
   platform: 'node',
-  external: [/^node:/, /^zod/, /^ajv/, /^jose/, /^@modelcontextprotocol\//],
+  external: [/^node:/, /^zod/, /^ajv/, /^jose/, /^@modelcontextprotocol\//, /^rolldown/],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
 });
 

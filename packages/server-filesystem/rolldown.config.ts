@@ -1,5 +1,5 @@
+import { binBundleBuilds } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
-import { binBundleBuilds } from '../../scripts/rolldown-bin-bundle.ts';
 
 // The library entry and the regex worker stay unbundled against their
 // dependencies, so a host that mounts several servers shares one mcp-core and

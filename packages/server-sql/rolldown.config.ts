@@ -1,5 +1,5 @@
+import { binBundleBuilds } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
-import { binBundleBuilds } from '../../scripts/rolldown-bin-bundle.ts';
 
 const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
 

@@ -4,7 +4,7 @@
  * instead of some 160 at start-up, run with a code cache of its start-up.
  */
 import { build } from 'rolldown';
-import { binBundleBuilds } from '../../../scripts/rolldown-bin-bundle.ts';
+import { binBundleBuilds } from '../src/bin-build.ts';
 
 export async function buildBundledEcho(): Promise<void> {
   const builds = binBundleBuilds({

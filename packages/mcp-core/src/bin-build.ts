@@ -1,9 +1,9 @@
 /**
- * The rolldown builds of a server's bin, shared by every package's
- * rolldown.config.ts: the bin's code with its dependencies inlined as one
- * CommonJS file (`dist/<bin>.cjs`), and a small ES module (`dist/<bin>.js`, what
- * `bin/<bin>.js` imports) that runs it with a code cache taken after start-up
- * (see packages/mcp-core/src/cli/run-bundle-with-code-cache.ts).
+ * `@toolshed/mcp-core/bin-build`: the rolldown builds of a server's bin, for
+ * a package's rolldown.config.ts: the bin's code with its dependencies
+ * inlined as one CommonJS file (`dist/<bin>.cjs`), and a small ES module
+ * (`dist/<bin>.js`, what the package's `bin` file imports) that runs it with a
+ * code cache taken after start-up (see cli/run-bundle-with-code-cache.ts).
  *
  * The bundle is CommonJS because only a classic script can be given a code
  * cache made after it ran. It is written in ASCII without comments: Node
@@ -12,9 +12,13 @@
  * key of its cache.
  */
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions, RolldownPlugin } from 'rolldown';
 
-const loader = new URL('../packages/mcp-core/src/cli/run-bundle-with-code-cache.ts', import.meta.url).pathname;
+// The start module's runner, beside this file: bin-start.ts in the sources, bin-start.js once built.
+const loader = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './bin-start.ts' : './bin-start.js', import.meta.url),
+);
 
 /** Puts the hash of each chunk's code on its first line. */
 const contentHashLine: RolldownPlugin = {
