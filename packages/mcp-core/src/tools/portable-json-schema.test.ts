@@ -68,7 +68,7 @@ describe('portable tool schemas', () => {
 
   it('drops null from optional inputs, which a model omits instead, and keeps it on required ones', () => {
     const input = tool.descriptor.inputSchema as { properties: Record<string, unknown>; required: string[] };
-    expect(input.properties.optionalNullable).toEqual({ type: 'integer', minimum: expect.any(Number), maximum: 9 });
+    expect(input.properties.optionalNullable).toEqual({ type: 'integer', maximum: 9 });
     expect(input.properties.defaultNull).toEqual({ type: 'string' });
     expect(input.properties.choice).toEqual({ type: 'string', enum: ['a', 'b'] });
     expect(input.required).toContain('nullable');
@@ -100,6 +100,24 @@ describe('portable tool schemas', () => {
     const both = { type: ['string', 'null'], anyOf: [{ minLength: 1 }, { const: null }] };
     expect(toPortableJsonSchema(both, 'output')).toEqual({
       allOf: [{ anyOf: [{ minLength: 1 }, { const: null }] }, { anyOf: [{ type: 'string' }, { type: 'null' }] }],
+    });
+  });
+
+  it("drops the safe-integer bounds zod writes on an integer with no bound of its own, and keeps the tool's own", () => {
+    const counts = defineTool({
+      name: 'counts',
+      description: 'Counts.',
+      input: z.object({ any: z.number().int(), atLeastOne: z.number().int().min(1), upTo: z.number().int().max(9) }),
+      output: z.object({ total: z.number().int().nullable() }),
+      run: () => ({ total: null }),
+    });
+    expect(counts.descriptor.inputSchema.properties).toEqual({
+      any: { type: 'integer' },
+      atLeastOne: { type: 'integer', minimum: 1 },
+      upTo: { type: 'integer', maximum: 9 },
+    });
+    expect((counts.descriptor.outputSchema as { properties: unknown }).properties).toEqual({
+      total: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
     });
   });
 

@@ -111,6 +111,19 @@ function liftAnnotations(node: SchemaNode): SchemaNode {
   return result;
 }
 
+/**
+ * zod writes every integer it was given no bound for as
+ * `minimum: -9007199254740991, maximum: 9007199254740991`: a dozen tokens
+ * a field that say nothing a model can use (the tool's own check still
+ * refuses what is out of range), so they go.
+ */
+function dropSafeIntegerBounds(node: SchemaNode): void {
+  const { type } = node;
+  if (type !== 'integer' && !(Array.isArray(type) && type.includes('integer'))) return;
+  if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+  if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+}
+
 function portableNode(node: SchemaNode, io: 'input' | 'output'): SchemaNode {
   let result: SchemaNode = { ...node };
   // Visits the keywords a node has (two or three, mostly), not each of the eighteen that can hold subschemas.
@@ -137,6 +150,7 @@ function portableNode(node: SchemaNode, io: 'input' | 'output'): SchemaNode {
       if (!required.includes(name) && isSchemaNode(child)) result.properties[name] = withoutNull(child);
     }
   }
+  dropSafeIntegerBounds(result);
   if (Array.isArray(result.type)) {
     const types = [...new Set(result.type as string[])];
     if (types.length === 1) result.type = types[0];
