@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { samplePng } from './sample-image.ts';
 
 export interface SampleData {
@@ -26,6 +26,10 @@ const books: [string, string, number, string, number][] = [
 ];
 
 function createDatabase(path: string): void {
+  // Required here, not imported: only the first start on the embedded defaults writes the sample database, and
+  // loading better-sqlite3 (its native addon) cost every other start too.
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   const partial = `${path}.partial`;
   const db = new Database(partial);
   db.exec(`

@@ -1,5 +1,10 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+
+// ajv (some ninety CommonJS modules) is required on the first check, not imported: most hosts never check an
+// argument, and importing it cost every start about a tenth of its time.
+const { createRequire } = process.getBuiltinModule('node:module');
+const requireAjv = createRequire(import.meta.url);
 
 // Formats are the upstream's to enforce; the host checks shape, so a model learns its mistakes before a call is made.
 const settings = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
@@ -12,10 +17,10 @@ const compiled = new WeakMap<object, ValidateFunction | Error>();
 function validatorFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (/draft-0[67]/.test(dialect)) {
-    draft07 ??= new Ajv(settings);
+    draft07 ??= new (requireAjv('ajv') as typeof import('ajv')).Ajv(settings);
     return draft07;
   }
-  draft2020 ??= new Ajv2020(settings);
+  draft2020 ??= new (requireAjv('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(settings);
   return draft2020;
 }
 
