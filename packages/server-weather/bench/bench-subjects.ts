@@ -54,14 +54,7 @@ async function startOurs(upstreamUrl: string): Promise<Subject> {
   const client = new Client({ name: 'bench', version: '1' });
   // The pair's client end is shaped like the SDK's Transport but typed with mcp-core's own message type.
   await client.connect(clientSide as Parameters<Client['connect']>[0]);
-  return {
-    name: 'ours',
-    client,
-    close: async () => {
-      await client.close();
-      await server.close();
-    },
-  };
+  return subject('ours', client, server);
 }
 
 async function startAnchor(upstreamUrl: string): Promise<Subject> {
@@ -70,8 +63,13 @@ async function startAnchor(upstreamUrl: string): Promise<Subject> {
   await server.connect(serverSide);
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(clientSide);
+  return subject('SDK + fetch', client, server);
+}
+
+/** A connected pair as the bench uses it; closing ends the client, then the server. */
+function subject(name: string, client: Client, server: { close(): Promise<void> }): Subject {
   return {
-    name: 'SDK + fetch',
+    name,
     client,
     close: async () => {
       await client.close();
