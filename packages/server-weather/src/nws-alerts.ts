@@ -14,21 +14,36 @@ function text() {
 
 const pointAnswer = builtOnFirstUse(buildPointAnswer);
 
-/** The parts of NWS's /points answer this server reads: where the point is and its zones. */
-function buildPointAnswer() {
+/**
+ * The parts of NWS's /points answer this server reads (where the point is and
+ * its zones), as the coverage they say.
+ */
+function buildPointAnswer(): z.ZodType<PointCoverage> {
   const field = text();
-  return z.object({
-    properties: z.object({
-      cwa: field,
-      timeZone: field,
-      forecastZone: field,
-      county: field,
-      relativeLocation: z
-        .object({ properties: z.object({ city: field, state: field }) })
-        .nullish()
-        .transform((value) => value ?? null),
-    }),
-  });
+  return z
+    .object({
+      properties: z.object({
+        cwa: field,
+        timeZone: field,
+        forecastZone: field,
+        county: field,
+        relativeLocation: z
+          .object({ properties: z.object({ city: field, state: field }) })
+          .nullish()
+          .transform((value) => value ?? null),
+      }),
+    })
+    .transform(
+      ({ properties }): PointCoverage => ({
+        covered: true,
+        city: properties.relativeLocation?.properties.city ?? null,
+        state: properties.relativeLocation?.properties.state ?? null,
+        office: properties.cwa,
+        timeZone: properties.timeZone,
+        forecastZone: zoneId(properties.forecastZone),
+        county: zoneId(properties.county),
+      }),
+    );
 }
 
 /** What NWS says of a point: covered (with its area) or outside its area. */
@@ -57,23 +72,12 @@ export async function pointCoverage(
   longitude: number,
   signal?: AbortSignal,
 ): Promise<CachedValue<PointCoverage>> {
-  const schema = pointAnswer().transform(
-    ({ properties }): PointCoverage => ({
-      covered: true,
-      city: properties.relativeLocation?.properties.city ?? null,
-      state: properties.relativeLocation?.properties.state ?? null,
-      office: properties.cwa,
-      timeZone: properties.timeZone,
-      forecastZone: zoneId(properties.forecastZone),
-      county: zoneId(properties.county),
-    }),
-  );
   return fetchUpstream(context, {
     upstream: 'NWS',
     base: context.nwsUrl,
     path: `/points/${formatPoint(latitude, longitude)}`,
     kind: 'points',
-    schema,
+    schema: pointAnswer(),
     signal,
     recover: (error) =>
       error.details.status === 404 && error.problemType === 'InvalidPoint' ? { covered: false as const } : undefined,
