@@ -33,6 +33,7 @@ it('pins the public API: adding to it is a decision', () => {
     'limitOption',
     'logLevels',
     'modernProtocolVersions',
+    'onFirstUse',
     'packageVersion',
     'parseCliOptions',
     'parseOptions',
@@ -72,6 +73,7 @@ it('pins the public API: adding to it is a decision', () => {
     'startServiceProcess',
     'startTokenIssuer',
     'testClientKinds',
+    'toolJsonSchemaModule',
     'unprivilegedIds',
   ]);
 });

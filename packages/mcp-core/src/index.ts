@@ -107,7 +107,15 @@ export {
   type McpServerOptions,
   type ServerConnection,
 } from './server/create-mcp-server.ts';
-export { defineTool, type Tool, type ToolDefinitionInput, type ToolRunResult } from './tools/define-tool.ts';
+export {
+  defineTool,
+  type Tool,
+  type ToolDefinitionInput,
+  type ToolJsonSchemas,
+  type ToolRunResult,
+  type ToolSchema,
+} from './tools/define-tool.ts';
+export { onFirstUse } from './tools/on-first-use.ts';
 export type {
   BearerTokenVerifier,
   HttpAuthOptions,

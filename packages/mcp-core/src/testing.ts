@@ -49,3 +49,4 @@ export {
 export { type SpawnedHttpServer, spawnHttpServer } from './testing/spawn-http-server.ts';
 export { createSpecValidator, type SpecValidator, specSchemaVersions } from './testing/spec-schema-validator.ts';
 export { startTokenIssuer, type TokenIssuer } from './testing/token-issuer.ts';
+export { toolJsonSchemaModule } from './testing/tool-json-schema-module.ts';

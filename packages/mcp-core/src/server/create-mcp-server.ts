@@ -83,6 +83,8 @@ export interface McpServer {
   /** Disabled tools are hidden from tools/list and cannot be called. */
   setToolEnabled(name: string, enabled: boolean): void;
   toolNames(): string[];
+  /** The enabled tool of that name. */
+  getTool(name: string): Tool | undefined;
   addPrompt(prompt: Prompt): void;
   removePrompt(name: string): boolean;
   addResource(resource: Resource): void;
@@ -188,6 +190,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     removeTool: (name) => core.tools.remove(name),
     setToolEnabled: (name, enabled) => core.tools.setEnabled(name, enabled),
     toolNames: () => core.tools.keys(),
+    getTool: (name) => core.tools.get(name),
     addPrompt: (prompt) => core.prompts.add(prompt.name, prompt),
     removePrompt: (name) => core.prompts.remove(name),
     addResource: (resource) => core.resources.add(resource.uri, resource),

@@ -34,7 +34,14 @@ export async function callTool(
   context: CallContext,
   report: ReportServerError,
 ): Promise<CallToolResult> {
-  const parsed = tool.input.safeParse(rawArguments);
+  let input: Tool['input'];
+  try {
+    input = tool.input;
+  } catch (error) {
+    // A schema built on first use that failed to build: a fault of the server, found by its first call.
+    return serverBug(tool, report, error, 'could not build its input schema');
+  }
+  const parsed = input.safeParse(rawArguments);
   if (!parsed.success) return toolError(describeArgumentIssues(`tool "${tool.name}"`, parsed.error.issues));
 
   let value: unknown;
@@ -49,18 +56,24 @@ export async function callTool(
   }
   if (context.signal.aborted) throw new CallCancelled();
 
-  if (tool.output === undefined) {
+  let output: Tool['output'];
+  try {
+    output = tool.output;
+  } catch (error) {
+    return serverBug(tool, report, error, 'could not build its output schema');
+  }
+  if (output === undefined) {
     if (typeof value === 'string') return toolResult(value);
     if (isToolResult(value) || isCallToolResult(value)) return value;
     return serverBug(tool, report, new TypeError('run returned neither a result nor text'), 'returned no result');
   }
   if (isToolResult(value)) {
     if (value.isError) return value;
-    const checked = tool.output.safeParse(value.structuredContent);
+    const checked = output.safeParse(value.structuredContent);
     if (checked.success) return value;
     return serverBug(tool, report, checked.error, 'produced output that does not match its declared schema');
   }
-  const checked = tool.output.safeParse(value);
+  const checked = output.safeParse(value);
   if (!checked.success) {
     return serverBug(tool, report, checked.error, 'produced output that does not match its declared schema');
   }

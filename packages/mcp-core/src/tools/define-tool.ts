@@ -4,12 +4,24 @@ import type { CallContext } from '../engine/call-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { Icon, ToolAnnotations, ToolDescriptor } from '../protocol/mcp-types.ts';
 import type { ToolResult } from '../results/tool-result.ts';
-import { toToolJsonSchema } from './tool-json-schema.ts';
+import { isZodObject, toToolJsonSchema } from './tool-json-schema.ts';
 
 /** What `run` may return: structured data when the tool has an output schema, else a result or plain text. */
 export type ToolRunResult<Output extends z.ZodObject | undefined> = Output extends z.ZodObject
   ? z.input<Output> | ToolResult
   : ToolResult | string;
+
+/** A zod object schema, or a function that builds it on first use (see `jsonSchemas`). */
+export type ToolSchema<Schema extends z.ZodObject> = Schema | (() => Schema);
+
+/**
+ * The JSON Schemas clients see for a tool, derived ahead of time from its zod
+ * schemas (see `toolJsonSchemaModule` in `@toolshed/mcp-core/testing`).
+ */
+export interface ToolJsonSchemas {
+  input: Record<string, unknown>;
+  output?: Record<string, unknown>;
+}
 
 export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z.ZodObject | undefined> {
   /** Unique within a server; `^[A-Za-z0-9_-]{1,64}$`. */
@@ -18,14 +30,24 @@ export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z
   title?: string;
   /** For the model: what the tool does, when to use it, units of its inputs and outputs. */
   description: string;
-  input: Input;
+  /** Validates every call; a function is called once, when the schema is first needed. */
+  input: ToolSchema<Input>;
   /**
    * The input JSON Schema shown to clients, verbatim, when the one derived
    * from `input` is not what you need (a 2020-12 schema with `$defs`, say).
    * `input` still validates every call. Must be an object schema.
    */
   advertisedInputSchema?: Record<string, unknown>;
-  output?: Output;
+  /** Checks what `run` returns; a function is called once, after the first run that returns data. */
+  output?: ToolSchema<Exclude<Output, undefined>>;
+  /**
+   * The JSON Schemas derived from `input` and `output`, generated ahead of
+   * time. With them, and `input` and `output` given as functions, a tool
+   * builds no zod schema until it is first called: a server with many tools
+   * starts and answers `tools/list` without building any. A test keeps them
+   * equal to what the schemas derive (`toolJsonSchemaModule`).
+   */
+  jsonSchemas?: ToolJsonSchemas | undefined;
   annotations?: ToolAnnotations;
   icons?: Icon[];
   meta?: Record<string, unknown>;
@@ -36,15 +58,64 @@ export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z
 export interface Tool {
   readonly name: string;
   readonly descriptor: ToolDescriptor;
+  /** Built on first read when the definition gave a function. */
   readonly input: z.ZodObject;
+  /** Built on first read when the definition gave a function. */
   readonly output: z.ZodObject | undefined;
   run(args: unknown, context: CallContext): unknown;
+}
+
+/** The schemas of tools defined with functions: what a generated JSON Schema module is made from. */
+const lazyDefinitions = new WeakMap<
+  Tool,
+  { input: () => z.ZodObject; output: (() => z.ZodObject | undefined) | undefined }
+>();
+
+/** The zod schemas behind a tool whose definition gave functions, built; undefined for any other tool. */
+export function lazyToolSchemas(tool: Tool): { input: z.ZodObject; output: z.ZodObject | undefined } | undefined {
+  const lazy = lazyDefinitions.get(tool);
+  return lazy === undefined ? undefined : { input: lazy.input(), output: lazy.output?.() };
+}
+
+/** A schema given as a function, called once; what it returns is checked to be a zod object schema. */
+function builtOnce(schema: () => unknown, where: string): () => z.ZodObject {
+  let built: z.ZodObject | undefined;
+  return () => {
+    if (built === undefined) {
+      const value = schema();
+      if (!isZodObject(value)) {
+        throw new LocalError('tool_definition_invalid', `${where} must be a zod object schema (z.object({...}))`);
+      }
+      built = value;
+    }
+    return built;
+  };
+}
+
+function checkJsonSchemas(
+  jsonSchemas: unknown,
+  name: string,
+  hasOutput: boolean,
+): asserts jsonSchemas is ToolJsonSchemas {
+  const { input, output } = (jsonSchemas ?? {}) as Partial<ToolJsonSchemas>;
+  if (
+    input?.type !== 'object' ||
+    (output !== undefined && output.type !== 'object') ||
+    hasOutput !== (output !== undefined)
+  ) {
+    throw new LocalError(
+      'tool_definition_invalid',
+      `Tool "${name}" jsonSchemas must hold an object schema for input${hasOutput ? ' and output' : ', and none for output'}`,
+    );
+  }
 }
 
 /**
  * Defines a tool from zod schemas: the JSON Schema clients see, the type of
  * `run`'s arguments and the runtime validation all come from them. Mistakes
- * that clients would reject later fail here, at definition time.
+ * that clients would reject later fail here, at definition time. Given as
+ * functions, with `jsonSchemas` generated from them, the schemas are built at
+ * the tool's first call instead, and the generating test checks them.
  *
  * @example
  * const add = defineTool({
@@ -68,29 +139,42 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   if (typeof definition.run !== 'function') {
     throw new LocalError('tool_definition_invalid', `Tool "${name}" needs a run function`);
   }
-  const derived = toToolJsonSchema(definition.input, 'input', `Tool "${name}" input`);
+  const where = `Tool "${name}"`;
+  const lazyInput = typeof definition.input === 'function' ? builtOnce(definition.input, `${where} input`) : undefined;
+  const lazyOutput =
+    typeof definition.output === 'function' ? builtOnce(definition.output, `${where} output`) : undefined;
+  const readInput = lazyInput ?? (() => definition.input as z.ZodObject);
+  const readOutput = lazyOutput ?? (() => definition.output as z.ZodObject | undefined);
+  const { jsonSchemas } = definition;
+  if (jsonSchemas !== undefined) checkJsonSchemas(jsonSchemas, name, definition.output !== undefined);
   const advertised = definition.advertisedInputSchema;
   if (advertised !== undefined && advertised.type !== 'object') {
     throw new LocalError('tool_definition_invalid', `Tool "${name}" advertisedInputSchema must have type "object"`);
   }
-  const descriptor: ToolDescriptor = {
-    name,
-    description: definition.description,
-    inputSchema: advertised === undefined ? derived : structuredClone(advertised),
-  };
+  let inputSchema: Record<string, unknown>;
+  if (advertised !== undefined) inputSchema = structuredClone(advertised);
+  else inputSchema = jsonSchemas?.input ?? toToolJsonSchema(readInput(), 'input', `${where} input`);
+  const descriptor: ToolDescriptor = { name, description: definition.description, inputSchema };
   if (definition.title !== undefined) descriptor.title = definition.title;
   if (definition.output !== undefined) {
-    descriptor.outputSchema = toToolJsonSchema(definition.output, 'output', `Tool "${name}" output`);
+    descriptor.outputSchema = jsonSchemas?.output ?? toToolJsonSchema(readOutput(), 'output', `${where} output`);
   }
   if (definition.annotations !== undefined) descriptor.annotations = { ...definition.annotations };
   if (definition.icons !== undefined) descriptor.icons = definition.icons;
   if (definition.meta !== undefined) descriptor._meta = definition.meta;
-  const run = definition.run as Tool['run'];
-  return Object.freeze({
+  const tool: Tool = Object.freeze({
     name,
     descriptor: Object.freeze(descriptor),
-    input: definition.input,
-    output: definition.output,
-    run,
+    get input() {
+      return readInput();
+    },
+    get output() {
+      return readOutput();
+    },
+    run: definition.run as Tool['run'],
   });
+  if (lazyInput !== undefined || lazyOutput !== undefined) {
+    lazyDefinitions.set(tool, { input: readInput, output: definition.output === undefined ? undefined : readOutput });
+  }
+  return tool;
 }

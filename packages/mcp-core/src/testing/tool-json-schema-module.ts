@@ -1,0 +1,42 @@
+import type { McpServer } from '../server/create-mcp-server.ts';
+import { lazyToolSchemas, type ToolJsonSchemas } from '../tools/define-tool.ts';
+import { toToolJsonSchema } from '../tools/tool-json-schema.ts';
+
+/**
+ * The source of a module holding the JSON Schemas of the tools that build
+ * their zod schemas on first use (given as functions) on one or more servers
+ * (the first of a name wins), derived
+ * from those schemas now, with every check `defineTool` makes. A server passes
+ * them back as `jsonSchemas`, so its start builds no tool schema; a test keeps
+ * the module current by comparing it with this, and writes it when asked
+ * (`vitest -u`):
+ *
+ * @example
+ * it('keeps tool-json-schemas.ts current', async () => {
+ *   await expect(toolJsonSchemaModule(createWeatherServer())).toMatchFileSnapshot('./tool-json-schemas.ts');
+ * });
+ */
+export function toolJsonSchemaModule(
+  servers: McpServer | readonly McpServer[],
+  exportName = 'toolJsonSchemas',
+): string {
+  const schemas: Record<string, ToolJsonSchemas> = {};
+  for (const server of ([] as McpServer[]).concat(servers)) {
+    for (const name of server.toolNames().filter((name) => !(name in schemas))) {
+      const tool = server.getTool(name);
+      const lazy = tool === undefined ? undefined : lazyToolSchemas(tool);
+      if (lazy === undefined) continue;
+      const entry: ToolJsonSchemas = { input: toToolJsonSchema(lazy.input, 'input', `Tool "${name}" input`) };
+      if (lazy.output !== undefined) entry.output = toToolJsonSchema(lazy.output, 'output', `Tool "${name}" output`);
+      schemas[name] = entry;
+    }
+  }
+  // Sorted, so the module does not change with the order servers are given in.
+  const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return [
+    "// Generated from the tools' zod schemas by toolJsonSchemaModule (@toolshed/mcp-core/testing): edit the",
+    "// schemas, then run this package's tests with -u. A test fails while this differs from what they derive.",
+    `export const ${exportName} = ${JSON.stringify(sorted, null, 2)};`,
+    '',
+  ].join('\n');
+}
