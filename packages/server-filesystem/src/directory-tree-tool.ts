@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileExclusion } from './glob-pattern.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { TreeJsonWriter } from './tree-json-writer.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
@@ -14,16 +15,19 @@ export function createDirectoryTreeTool(context: FilesystemServerContext): Tool 
     description:
       'A recursive JSON tree of entries: name, type, and children for directories. A tree cut at maxEntries or ' +
       'maxDepth says so: narrow the path or exclude more.',
+    // The input is built at definition: its advertised maxDepth and maxEntries bounds are this server's caps.
     input: z.object({
-      path: pathArgument,
+      path: pathArgument(),
       excludePatterns: z.array(z.string()).default([]).describe('Names or globs, e.g. node_modules, **/*.log'),
       ...walkLimitArguments(context.limits),
     }),
-    output: z.object({
-      entries: z.number().int(),
-      truncated: z.boolean(),
-      truncated_by: z.enum(['max_entries', 'max_depth']).optional(),
-    }),
+    output: () =>
+      z.object({
+        entries: z.number().int(),
+        truncated: z.boolean(),
+        truncated_by: z.enum(['max_entries', 'max_depth']).optional(),
+      }),
+    jsonSchemas: toolJsonSchemas.directory_tree,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path, excludePatterns, maxDepth, maxEntries }, call) {
       const guard = await guardForCall(context, call);

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { applyEdits } from './apply-edits.ts';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 /** A fence longer than any run of backticks in the diff, so the block cannot be closed early. */
 function fenced(diff: string): string {
@@ -20,19 +21,21 @@ export function createEditFileTool(context: FilesystemServerContext): Tool {
     description:
       'Replace exact line sequences in a text file (or the same lines indented differently); all edits apply or ' +
       'none. Returns a git-style diff; dryRun writes nothing.',
-    input: z.object({
-      path: pathArgument,
-      edits: z
-        .array(
-          z.object({
-            oldText: z.string().describe('Exact text'),
-            newText: z.string(),
-          }),
-        )
-        .min(1),
-      dryRun: z.boolean().default(false),
-    }),
-    output: z.object({ changed: z.boolean(), written: z.boolean() }),
+    input: () =>
+      z.object({
+        path: pathArgument(),
+        edits: z
+          .array(
+            z.object({
+              oldText: z.string().describe('Exact text'),
+              newText: z.string(),
+            }),
+          )
+          .min(1),
+        dryRun: z.boolean().default(false),
+      }),
+    output: () => z.object({ changed: z.boolean(), written: z.boolean() }),
+    jsonSchemas: toolJsonSchemas.edit_file,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run({ path, edits, dryRun }, call) {
       const guard = await guardForCall(context, call);

@@ -85,4 +85,6 @@ export async function guardForCall(context: FilesystemServerContext, call: CallC
  * The `path` argument every tool takes. What a path may be (absolute, or
  * relative to an allowed directory) is said once, by list_allowed_directories.
  */
-export const pathArgument: z.ZodString = z.string();
+export function pathArgument(): z.ZodString {
+  return z.string();
+}

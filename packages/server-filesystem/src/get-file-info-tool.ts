@@ -3,22 +3,25 @@ import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createGetFileInfoTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'get_file_info',
     title: 'Get File Info',
     description: 'Size, times, permissions and type of a file or directory.',
-    input: z.object({ path: pathArgument }),
-    output: z.object({
-      size: z.number(),
-      created: z.string().describe('ISO 8601'),
-      modified: z.string().describe('ISO 8601'),
-      accessed: z.string().describe('ISO 8601'),
-      isDirectory: z.boolean(),
-      isFile: z.boolean(),
-      permissions: z.string().describe('Octal, as in 644'),
-    }),
+    input: () => z.object({ path: pathArgument() }),
+    output: () =>
+      z.object({
+        size: z.number(),
+        created: z.string().describe('ISO 8601'),
+        modified: z.string().describe('ISO 8601'),
+        accessed: z.string().describe('ISO 8601'),
+        isDirectory: z.boolean(),
+        isFile: z.boolean(),
+        permissions: z.string().describe('Octal, as in 644'),
+      }),
+    jsonSchemas: toolJsonSchemas.get_file_info,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path }, call) {
       const guard = await guardForCall(context, call);

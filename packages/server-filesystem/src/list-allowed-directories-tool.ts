@@ -2,6 +2,7 @@ import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createListAllowedDirectoriesTool(context: FilesystemServerContext): Tool {
   return defineTool({
@@ -10,10 +11,12 @@ export function createListAllowedDirectoriesTool(context: FilesystemServerContex
     description:
       'The directories this server may use, with everything below them, each read-write or read-only. Every ' +
       'path is absolute or relative to one of them.',
-    input: z.object({}),
-    output: z.object({
-      directories: z.array(z.object({ path: z.string(), access: z.enum(['read', 'write']) })),
-    }),
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        directories: z.array(z.object({ path: z.string(), access: z.enum(['read', 'write']) })),
+      }),
+    jsonSchemas: toolJsonSchemas.list_allowed_directories,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(_args, call) {
       const guard = await guardForCall(context, call);

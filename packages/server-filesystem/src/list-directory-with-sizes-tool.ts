@@ -4,22 +4,26 @@ import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { formatSize } from './format-size.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createListDirectoryWithSizesTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'list_directory_with_sizes',
     title: 'List Directory with Sizes',
     description: `List a directory's entries with sizes (a link's own), marked [FILE] or [DIR]; at most ${context.limits.maxEntries}.`,
-    input: z.object({
-      path: pathArgument,
-      sortBy: z.enum(['name', 'size']).default('name'),
-    }),
-    output: z.object({
-      files: z.number().int(),
-      directories: z.number().int(),
-      total_bytes: z.number(),
-      truncated: z.boolean(),
-    }),
+    input: () =>
+      z.object({
+        path: pathArgument(),
+        sortBy: z.enum(['name', 'size']).default('name'),
+      }),
+    output: () =>
+      z.object({
+        files: z.number().int(),
+        directories: z.number().int(),
+        total_bytes: z.number(),
+        truncated: z.boolean(),
+      }),
+    jsonSchemas: toolJsonSchemas.list_directory_with_sizes,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path, sortBy }, call) {
       const guard = await guardForCall(context, call);

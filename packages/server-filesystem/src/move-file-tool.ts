@@ -2,6 +2,7 @@ import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createMoveFileTool(context: FilesystemServerContext): Tool {
   return defineTool({
@@ -10,12 +11,14 @@ export function createMoveFileTool(context: FilesystemServerContext): Tool {
     description:
       'Move or rename a file or directory (a link itself, not its target). An existing destination is an error ' +
       'unless overwrite.',
-    input: z.object({
-      source: pathArgument,
-      destination: pathArgument,
-      overwrite: z.boolean().default(false),
-    }),
-    output: z.object({ source: z.string(), destination: z.string() }),
+    input: () =>
+      z.object({
+        source: pathArgument(),
+        destination: pathArgument(),
+        overwrite: z.boolean().default(false),
+      }),
+    output: () => z.object({ source: z.string(), destination: z.string() }),
+    jsonSchemas: toolJsonSchemas.move_file,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run({ source, destination, overwrite }, call) {
       const guard = await guardForCall(context, call);

@@ -4,24 +4,27 @@ import { type ContentBlock, defineTool, type Tool, ToolError, toolResult } from 
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { mediaTypeOf } from './media-types.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createReadMediaFileTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'read_media_file',
     title: 'Read Media File',
     description: `Read an image, audio or other file (up to ${context.limits.maxMediaBytes} bytes) as base64 content with its MIME type.`,
-    input: z.object({ path: pathArgument }),
-    output: z.object({
-      content: z.array(
-        z.union([
-          z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() }),
-          z.object({
-            type: z.literal('resource'),
-            resource: z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
-          }),
-        ]),
-      ),
-    }),
+    input: () => z.object({ path: pathArgument() }),
+    output: () =>
+      z.object({
+        content: z.array(
+          z.union([
+            z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() }),
+            z.object({
+              type: z.literal('resource'),
+              resource: z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
+            }),
+          ]),
+        ),
+      }),
+    jsonSchemas: toolJsonSchemas.read_media_file,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path }, call) {
       const guard = await guardForCall(context, call);

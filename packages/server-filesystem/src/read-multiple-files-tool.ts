@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 import { readTextWindow } from './text-window.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 const maxPaths = 100;
 
@@ -13,19 +14,22 @@ export function createReadMultipleFilesTool(context: FilesystemServerContext): T
     description:
       'Read several text files in one call, each under its path; one failing does not stop the rest. Each is cut ' +
       `at ${context.limits.maxReadBytes} bytes (read on with read_text_file).`,
-    input: z.object({
-      paths: z.array(z.string()).min(1, 'At least one file path must be provided').max(maxPaths),
-    }),
-    output: z.object({
-      files: z.array(
-        z.object({
-          path: z.string(),
-          ok: z.boolean(),
-          truncated: z.boolean().optional(),
-          error: z.string().optional(),
-        }),
-      ),
-    }),
+    input: () =>
+      z.object({
+        paths: z.array(z.string()).min(1, 'At least one file path must be provided').max(maxPaths),
+      }),
+    output: () =>
+      z.object({
+        files: z.array(
+          z.object({
+            path: z.string(),
+            ok: z.boolean(),
+            truncated: z.boolean().optional(),
+            error: z.string().optional(),
+          }),
+        ),
+      }),
+    jsonSchemas: toolJsonSchemas.read_multiple_files,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ paths }, call) {
       const guard = await guardForCall(context, call);

@@ -3,8 +3,11 @@ import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
 import { readTextWindow } from './text-window.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
-const lineCount = z.number().int().min(1);
+function lineCount(): z.ZodNumber {
+  return z.number().int().min(1);
+}
 
 /** read_text_file, and read_file: the reference server's deprecated name for it. */
 export function createReadTextFileTool(context: FilesystemServerContext, name: 'read_text_file' | 'read_file'): Tool {
@@ -16,20 +19,23 @@ export function createReadTextFileTool(context: FilesystemServerContext, name: '
       ? 'Deprecated: use read_text_file.'
       : 'Read a file as UTF-8 text: all of it, head or tail N lines, or limit lines from offset. ' +
         `A read over ${context.limits.maxReadBytes} bytes is cut at a line, with next_offset to read on.`,
-    input: z.object({
-      path: pathArgument,
-      head: lineCount.optional(),
-      tail: lineCount.optional(),
-      offset: lineCount.optional().describe('From 1'),
-      limit: lineCount.optional(),
-    }),
-    output: z.object({
-      total_lines: z.number().int(),
-      first_line: z.number().int().describe('0 when no line was returned'),
-      last_line: z.number().int(),
-      truncated: z.boolean(),
-      next_offset: z.number().int().optional().describe('Pass as offset to read on'),
-    }),
+    input: () =>
+      z.object({
+        path: pathArgument(),
+        head: lineCount().optional(),
+        tail: lineCount().optional(),
+        offset: lineCount().optional().describe('From 1'),
+        limit: lineCount().optional(),
+      }),
+    output: () =>
+      z.object({
+        total_lines: z.number().int(),
+        first_line: z.number().int().describe('0 when no line was returned'),
+        last_line: z.number().int(),
+        truncated: z.boolean(),
+        next_offset: z.number().int().optional().describe('Pass as offset to read on'),
+      }),
+    jsonSchemas: toolJsonSchemas[name],
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(args, call) {
       const windows = [args.head, args.tail, args.offset ?? args.limit].filter((value) => value !== undefined);

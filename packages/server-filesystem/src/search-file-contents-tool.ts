@@ -5,6 +5,7 @@ import { type FilesystemServerContext, guardForCall, pathArgument } from './file
 import { compileGlob, type GlobMatcher } from './glob-pattern.ts';
 import { createLineMatcher } from './line-matcher.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { createTreeFileReader, readThroughGuard, type TreeFile } from './tree-file-reader.ts';
 
 const binarySniffBytes = 8192;
@@ -46,8 +47,9 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
     description:
       'Find lines containing text, like grep (regex: true for a JavaScript regular expression): path, line number ' +
       `and line. Skips binary files and files over ${limits.maxFileBytes} bytes.`,
+    // The input is built at definition: its advertised maxResults bound is this server's maxMatches cap.
     input: z.object({
-      path: pathArgument.describe('A directory or a file'),
+      path: pathArgument().describe('A directory or a file'),
       pattern: z.string().min(1).max(1000),
       regex: z.boolean().default(false),
       ignoreCase: z.boolean().default(false),
@@ -56,21 +58,23 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       contextLines: z.number().int().min(0).max(10).default(0),
       maxResults: z.number().int().min(1).max(limits.maxMatches).optional(),
     }),
-    output: z.object({
-      matches: z.array(
-        z.object({
-          path: z.string(),
-          line: z.number().int(),
-          text: z.string(),
-          before: z.array(z.string()).optional(),
-          after: z.array(z.string()).optional(),
-        }),
-      ),
-      files_searched: z.number().int(),
-      files_skipped_binary: z.number().int(),
-      files_skipped_too_large: z.number().int(),
-      truncated: z.boolean(),
-    }),
+    output: () =>
+      z.object({
+        matches: z.array(
+          z.object({
+            path: z.string(),
+            line: z.number().int(),
+            text: z.string(),
+            before: z.array(z.string()).optional(),
+            after: z.array(z.string()).optional(),
+          }),
+        ),
+        files_searched: z.number().int(),
+        files_skipped_binary: z.number().int(),
+        files_skipped_too_large: z.number().int(),
+        truncated: z.boolean(),
+      }),
+    jsonSchemas: toolJsonSchemas.search_file_contents,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(args, call) {
       const guard = await guardForCall(context, call);

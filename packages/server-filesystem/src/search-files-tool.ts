@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileGlob } from './glob-pattern.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
 export function createSearchFilesTool(context: FilesystemServerContext): Tool {
@@ -13,17 +14,20 @@ export function createSearchFilesTool(context: FilesystemServerContext): Tool {
     description:
       'Find files and directories by name: full paths of those whose path below `path` matches a glob. ' +
       'To search inside files, use search_file_contents.',
+    // The input is built at definition: its advertised maxDepth and maxEntries bounds are this server's caps.
     input: z.object({
-      path: pathArgument,
+      path: pathArgument(),
       pattern: z.string().min(1).describe('"*.ts" here, "**/*.ts" at any depth; also ?, [abc], {a,b}'),
       excludePatterns: z.array(z.string()).default([]).describe('Globs to skip, with everything below'),
       ...walkLimitArguments(context.limits),
     }),
-    output: z.object({
-      matches: z.number().int(),
-      truncated: z.boolean(),
-      truncated_by: z.enum(['max_entries', 'max_depth']).optional(),
-    }),
+    output: () =>
+      z.object({
+        matches: z.number().int(),
+        truncated: z.boolean(),
+        truncated_by: z.enum(['max_entries', 'max_depth']).optional(),
+      }),
+    jsonSchemas: toolJsonSchemas.search_files,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path, pattern, excludePatterns, maxDepth, maxEntries }, call) {
       const guard = await guardForCall(context, call);

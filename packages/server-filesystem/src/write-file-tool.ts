@@ -3,6 +3,7 @@ import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textResult } from './text-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createWriteFileTool(context: FilesystemServerContext): Tool {
   return defineTool({
@@ -11,8 +12,9 @@ export function createWriteFileTool(context: FilesystemServerContext): Tool {
     description:
       'Create a file, or replace one without warning (atomically, keeping its permissions). ' +
       `At most ${context.limits.maxFileBytes} bytes.`,
-    input: z.object({ path: pathArgument, content: z.string() }),
-    output: z.object({ bytes: z.number().int(), created: z.boolean() }),
+    input: () => z.object({ path: pathArgument(), content: z.string() }),
+    output: () => z.object({ bytes: z.number().int(), created: z.boolean() }),
+    jsonSchemas: toolJsonSchemas.write_file,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run({ path, content }, call) {
       const bytes = Buffer.byteLength(content);

@@ -5,41 +5,47 @@ import { summariseExif } from './exif-summary.ts';
 import { probeImage, readHeader } from './image-probe.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { imageSourceFields, loadImage } from './image-source.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
-const infoShape = z.object({
-  format: z.string(),
-  media_type: z.string(),
-  width: z.number().int().describe('As displayed: EXIF orientation applied'),
-  height: z.number().int().describe('As displayed, of one frame'),
-  orientation: z.number().int().describe('EXIF orientation, 1 (upright) to 8; 6 and 8 are phone photos taken sideways'),
-  channels: z.number().int(),
-  has_alpha: z.boolean(),
-  color_space: z.string(),
-  bit_depth: z.string(),
-  frames: z.number().int(),
-  animated: z.boolean(),
-  loop: z.number().int().optional().describe('Animation repeats; 0 is forever'),
-  density_dpi: z.number().optional(),
-  progressive: z.boolean(),
-  has_icc_profile: z.boolean(),
-  exif: z
-    .object({
-      make: z.string().optional(),
-      model: z.string().optional(),
-      software: z.string().optional(),
-      lens: z.string().optional(),
-      taken_at: z.string().optional(),
-      exposure_time: z.string().optional(),
-      f_number: z.number().optional(),
-      iso: z.number().optional(),
-      focal_length_mm: z.number().optional(),
-    })
-    .optional(),
-  has_gps: z.boolean().describe('Whether EXIF or XMP holds a location; transforms remove it unless keep_metadata'),
-  bytes: z.number().int(),
-  processable: z.boolean().describe("Whether the image is within this server's pixel and frame limits"),
-  limit: z.string().optional().describe('Which limit it exceeds, when not processable'),
-});
+function infoShape() {
+  return z.object({
+    format: z.string(),
+    media_type: z.string(),
+    width: z.number().int().describe('As displayed: EXIF orientation applied'),
+    height: z.number().int().describe('As displayed, of one frame'),
+    orientation: z
+      .number()
+      .int()
+      .describe('EXIF orientation, 1 (upright) to 8; 6 and 8 are phone photos taken sideways'),
+    channels: z.number().int(),
+    has_alpha: z.boolean(),
+    color_space: z.string(),
+    bit_depth: z.string(),
+    frames: z.number().int(),
+    animated: z.boolean(),
+    loop: z.number().int().optional().describe('Animation repeats; 0 is forever'),
+    density_dpi: z.number().optional(),
+    progressive: z.boolean(),
+    has_icc_profile: z.boolean(),
+    exif: z
+      .object({
+        make: z.string().optional(),
+        model: z.string().optional(),
+        software: z.string().optional(),
+        lens: z.string().optional(),
+        taken_at: z.string().optional(),
+        exposure_time: z.string().optional(),
+        f_number: z.number().optional(),
+        iso: z.number().optional(),
+        focal_length_mm: z.number().optional(),
+      })
+      .optional(),
+    has_gps: z.boolean().describe('Whether EXIF or XMP holds a location; transforms remove it unless keep_metadata'),
+    bytes: z.number().int(),
+    processable: z.boolean().describe("Whether the image is within this server's pixel and frame limits"),
+    limit: z.string().optional().describe('Which limit it exceeds, when not processable'),
+  });
+}
 
 export function createImageInfoTool(context: ImageServerContext): Tool {
   return defineTool({
@@ -48,8 +54,9 @@ export function createImageInfoTool(context: ImageServerContext): Tool {
     description:
       'Describe an image from its header, at any size: format, size as displayed, orientation, frames, camera EXIF, ' +
       'whether it holds a GPS location and is within the limits. Give one of path, url, data.',
-    input: z.object(imageSourceFields),
+    input: () => z.object(imageSourceFields()),
     output: infoShape,
+    jsonSchemas: toolJsonSchemas.image_info,
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,
@@ -71,7 +78,7 @@ export function createImageInfoTool(context: ImageServerContext): Tool {
         const frames = metadata.pages ?? 1;
         const exif = summariseExif(metadata.exif, metadata.xmp);
         const { has_gps: hasGps = false, ...exifFields } = exif ?? {};
-        const data: z.infer<typeof infoShape> = {
+        const data: z.infer<ReturnType<typeof infoShape>> = {
           format,
           media_type: format === 'avif' ? 'image/avif' : (metadata.mediaType ?? `image/${format}`),
           width: metadata.autoOrient.width,

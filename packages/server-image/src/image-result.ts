@@ -12,9 +12,7 @@ import { mediaTypes, outputFormats } from './output-format.ts';
 import type { RenderOutcome } from './render-image.ts';
 import type { WrittenFile } from './write-result.ts';
 
-const size = { width: z.number().int(), height: z.number().int() };
-
-export const imageResultShape: z.ZodObject<{
+export function imageResultShape(): z.ZodObject<{
   source: z.ZodObject<{
     format: z.ZodString;
     width: z.ZodNumber;
@@ -40,24 +38,27 @@ export const imageResultShape: z.ZodObject<{
   file: z.ZodOptional<z.ZodObject<{ path: z.ZodString; uri: z.ZodString; bytes: z.ZodNumber }>>;
   metadata: z.ZodEnum<{ stripped: 'stripped'; kept: 'kept' }>;
   notes: z.ZodOptional<z.ZodArray<z.ZodString>>;
-}> = z.object({
-  source: z.object({ format: z.string(), ...size, frames: z.number().int(), bytes: z.number().int() }),
-  operations: z.array(z.string()).describe('The steps applied, in order'),
-  result: z
-    .object({ format: z.enum(outputFormats), ...size, frames: z.number().int(), bytes: z.number().int().optional() })
-    .describe('The full-size result'),
-  preview: z
-    .object({ format: z.enum(outputFormats), ...size, bytes: z.number().int(), scaled: z.boolean() })
-    .describe('The image in this result; scaled is true when it is smaller than the full-size result'),
-  file: z
-    .object({ path: z.string(), uri: z.string(), bytes: z.number().int() })
-    .optional()
-    .describe('Where the full-size result was written, when the server has an output directory'),
-  metadata: z.enum(['stripped', 'kept']),
-  notes: z.array(z.string()).optional(),
-});
+}> {
+  const size = { width: z.number().int(), height: z.number().int() };
+  return z.object({
+    source: z.object({ format: z.string(), ...size, frames: z.number().int(), bytes: z.number().int() }),
+    operations: z.array(z.string()).describe('The steps applied, in order'),
+    result: z
+      .object({ format: z.enum(outputFormats), ...size, frames: z.number().int(), bytes: z.number().int().optional() })
+      .describe('The full-size result'),
+    preview: z
+      .object({ format: z.enum(outputFormats), ...size, bytes: z.number().int(), scaled: z.boolean() })
+      .describe('The image in this result; scaled is true when it is smaller than the full-size result'),
+    file: z
+      .object({ path: z.string(), uri: z.string(), bytes: z.number().int() })
+      .optional()
+      .describe('Where the full-size result was written, when the server has an output directory'),
+    metadata: z.enum(['stripped', 'kept']),
+    notes: z.array(z.string()).optional(),
+  });
+}
 
-export type ImageResultData = z.infer<typeof imageResultShape>;
+export type ImageResultData = z.infer<ReturnType<typeof imageResultShape>>;
 
 function previewOf(preview: EncodedImage, outcome: RenderOutcome) {
   return {

@@ -102,12 +102,12 @@ describe('image server with an output directory', () => {
     const properties = tools.find((tool) => tool.name === 'process_image')?.inputSchema.properties ?? {};
     const guide = (properties as Record<string, { description?: string }>).operations?.description ?? '';
     const steps: [string, object][] = [
-      ['resize', resizeFields],
-      ['crop', cropFields],
-      ['rotate', rotateFields],
-      ['adjust', adjustFields],
-      ['thumbnail', thumbnailFields],
-      ['watermark', { ...watermarkFields, overlay: true }],
+      ['resize', resizeFields()],
+      ['crop', cropFields()],
+      ['rotate', rotateFields()],
+      ['adjust', adjustFields()],
+      ['thumbnail', thumbnailFields()],
+      ['watermark', { ...watermarkFields(), overlay: true }],
     ];
     for (const [op, fields] of steps) {
       const [, listed = ''] = new RegExp(`\\b${op} \\{([^{}]*(?:\\{[^{}]*\\}[^{}]*)?)\\}`).exec(guide) ?? [];

@@ -10,15 +10,17 @@ export type ImageSourceArguments = {
   data?: string | undefined;
 };
 
-export const imageSourceFields: {
+export function imageSourceFields(): {
   path: z.ZodOptional<z.ZodString>;
   url: z.ZodOptional<z.ZodString>;
   data: z.ZodOptional<z.ZodString>;
-} = {
-  path: z.string().min(1).optional().describe('A file in an allowed directory'),
-  url: z.string().min(1).optional().describe('http(s), if allowed'),
-  data: z.string().min(1).optional().describe('Base64'),
-};
+} {
+  return {
+    path: z.string().min(1).optional().describe('A file in an allowed directory'),
+    url: z.string().min(1).optional().describe('http(s), if allowed'),
+    data: z.string().min(1).optional().describe('Base64'),
+  };
+}
 
 export interface LoadedImage {
   bytes: Buffer;

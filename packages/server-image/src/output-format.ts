@@ -85,19 +85,26 @@ export function encodeAs(image: Sharp, format: OutputFormat, options: EncodeOpti
   }
 }
 
-export const outputFields: {
+export function outputFields(): {
   format: z.ZodOptional<z.ZodEnum<{ [K in OutputFormat]: K }>>;
   quality: z.ZodOptional<z.ZodNumber>;
   lossless: z.ZodOptional<z.ZodBoolean>;
   output_name: z.ZodOptional<z.ZodString>;
-} = {
-  // Without it the input's format is kept (or output_name's extension chooses).
-  format: z.enum(outputFormats).optional(),
-  quality: z.number().int().min(1).max(100).optional(),
-  lossless: z.boolean().optional(),
-  // Without it the file is named after the input, the steps and a digest of the result.
-  output_name: z.string().min(1).max(200).optional().describe('File name in the output directory; never replaces one'),
-};
+} {
+  return {
+    // Without it the input's format is kept (or output_name's extension chooses).
+    format: z.enum(outputFormats).optional(),
+    quality: z.number().int().min(1).max(100).optional(),
+    lossless: z.boolean().optional(),
+    // Without it the file is named after the input, the steps and a digest of the result.
+    output_name: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('File name in the output directory; never replaces one'),
+  };
+}
 
 /** The format a call asked for, directly or through output_name, checked for agreement. */
 export function chosenFormat(

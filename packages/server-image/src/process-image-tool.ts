@@ -11,6 +11,7 @@ import { rotateFields, rotateOperation } from './operations/rotate-operation.ts'
 import { thumbnailFields, thumbnailOperation } from './operations/thumbnail-operation.ts';
 import { watermarkFields, watermarkOperation } from './operations/watermark-operation.ts';
 import { outputFields } from './output-format.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { keepMetadataField, transformImage } from './transform-image.ts';
 import { loadWatermarkMark, overlayField } from './watermark-mark.ts';
 
@@ -18,16 +19,18 @@ const maxSteps = 20;
 
 // Each step names its operation and takes only that operation's arguments, checked
 // in full (ranges, patterns, which fields go together) when the call arrives.
-const step = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('resize'), ...resizeFields }),
-  z.object({ op: z.literal('crop'), ...cropFields }),
-  z.object({ op: z.literal('rotate'), ...rotateFields }),
-  z.object({ op: z.literal('adjust'), ...adjustFields }),
-  z.object({ op: z.literal('thumbnail'), ...thumbnailFields }),
-  z.object({ op: z.literal('watermark'), ...watermarkFields, overlay: overlayField }),
-]);
+function step() {
+  return z.discriminatedUnion('op', [
+    z.object({ op: z.literal('resize'), ...resizeFields() }),
+    z.object({ op: z.literal('crop'), ...cropFields() }),
+    z.object({ op: z.literal('rotate'), ...rotateFields() }),
+    z.object({ op: z.literal('adjust'), ...adjustFields() }),
+    z.object({ op: z.literal('thumbnail'), ...thumbnailFields() }),
+    z.object({ op: z.literal('watermark'), ...watermarkFields(), overlay: overlayField() }),
+  ]);
+}
 
-type Step = z.infer<typeof step>;
+type Step = z.infer<ReturnType<typeof step>>;
 
 // Advertised instead of the union's JSON Schema: every step's arguments as one
 // line of text cost a model about an eighth of the tokens of a oneOf of six
@@ -93,13 +96,15 @@ export function createProcessImageTool(context: ImageServerContext): Tool {
     description:
       'Edit or convert an image in one pass. Give one of path, url, data. ' +
       `${deliveryNote(context)} Strips metadata unless keep_metadata.`,
-    input: z.object({
-      ...imageSourceFields,
-      operations: z.array(step).max(maxSteps).default([]).meta({ items: advertisedStep }).describe(stepGuide),
-      ...outputFields,
-      keep_metadata: keepMetadataField,
-    }),
+    input: () =>
+      z.object({
+        ...imageSourceFields(),
+        operations: z.array(step()).max(maxSteps).default([]).meta({ items: advertisedStep }).describe(stepGuide),
+        ...outputFields(),
+        keep_metadata: keepMetadataField(),
+      }),
     output: imageResultShape,
+    jsonSchemas: toolJsonSchemas.process_image,
     annotations: transformAnnotations(context),
     run(args, call) {
       return transformImage(context, call, {

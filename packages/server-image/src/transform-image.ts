@@ -19,7 +19,9 @@ export type OutputArguments = {
 };
 
 /** Keep EXIF (GPS included), XMP and the colour profile; the tool's description says they go by default. */
-export const keepMetadataField: z.ZodDefault<z.ZodBoolean> = z.boolean().default(false);
+export function keepMetadataField(): z.ZodDefault<z.ZodBoolean> {
+  return z.boolean().default(false);
+}
 
 export interface TransformRequest {
   source: ImageSourceArguments;

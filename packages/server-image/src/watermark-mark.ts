@@ -5,16 +5,18 @@ import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageSourceArguments, imageSourceFields, loadImage } from './image-source.ts';
 import type { WatermarkMark } from './operations/watermark-operation.ts';
 
-export const overlayField: z.ZodOptional<
+export function overlayField(): z.ZodOptional<
   z.ZodObject<{
     path: z.ZodOptional<z.ZodString>;
     url: z.ZodOptional<z.ZodString>;
     data: z.ZodOptional<z.ZodString>;
   }>
-> = z
-  .object(imageSourceFields)
-  .optional()
-  .describe('An image to stamp (a logo), given like the main image: exactly one of path, url or data');
+> {
+  return z
+    .object(imageSourceFields())
+    .optional()
+    .describe('An image to stamp (a logo), given like the main image: exactly one of path, url or data');
+}
 
 /** The mark a watermark stamps: text, or an overlay image read and checked like any input. */
 export async function loadWatermarkMark(

@@ -26,17 +26,24 @@ export function toolJsonSchemaModule(
       const tool = server.getTool(name);
       const lazy = tool === undefined ? undefined : lazyToolSchemas(tool);
       if (lazy === undefined) continue;
-      const entry: ToolJsonSchemas = { input: toToolJsonSchema(lazy.input, 'input', `Tool "${name}" input`) };
+      const entry: ToolJsonSchemas = {};
+      if (lazy.input !== undefined) entry.input = toToolJsonSchema(lazy.input, 'input', `Tool "${name}" input`);
       if (lazy.output !== undefined) entry.output = toToolJsonSchema(lazy.output, 'output', `Tool "${name}" output`);
       schemas[name] = entry;
     }
   }
   // Sorted, so the module does not change with the order servers are given in.
   const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const names =
+    Object.keys(sorted)
+      .map((name) => JSON.stringify(name))
+      .join(' | ') || 'never';
   return [
     "// Generated from the tools' zod schemas by toolJsonSchemaModule (@toolshed/mcp-core/testing): edit the",
     "// schemas, then run this package's tests with -u. A test fails while this differs from what they derive.",
-    `export const ${exportName} = ${JSON.stringify(sorted, null, 2)};`,
+    "import type { ToolJsonSchemas } from '@toolshed/mcp-core';",
+    '',
+    `export const ${exportName}: Record<${names}, ToolJsonSchemas> = ${JSON.stringify(sorted, null, 2)};`,
     '',
   ].join('\n');
 }

@@ -19,7 +19,8 @@ export type ToolSchema<Schema extends z.ZodObject> = Schema | (() => Schema);
  * schemas (see `toolJsonSchemaModule` in `@toolshed/mcp-core/testing`).
  */
 export interface ToolJsonSchemas {
-  input: Record<string, unknown>;
+  /** Left out when `input` is given as a schema (it depends on the server's options, say). */
+  input?: Record<string, unknown>;
   output?: Record<string, unknown>;
 }
 
@@ -42,10 +43,10 @@ export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z
   output?: ToolSchema<Exclude<Output, undefined>>;
   /**
    * The JSON Schemas derived from `input` and `output`, generated ahead of
-   * time. With them, and `input` and `output` given as functions, a tool
-   * builds no zod schema until it is first called: a server with many tools
-   * starts and answers `tools/list` without building any. A test keeps them
-   * equal to what the schemas derive (`toolJsonSchemaModule`).
+   * time for each given as a function. With them, a tool builds those zod
+   * schemas at its first call, not at definition: a server starts and
+   * answers `tools/list` without building them. A test keeps them equal to
+   * what the schemas derive (`toolJsonSchemaModule`).
    */
   jsonSchemas?: ToolJsonSchemas | undefined;
   annotations?: ToolAnnotations;
@@ -66,15 +67,17 @@ export interface Tool {
 }
 
 /** The schemas of tools defined with functions: what a generated JSON Schema module is made from. */
-const lazyDefinitions = new WeakMap<
-  Tool,
-  { input: () => z.ZodObject; output: (() => z.ZodObject | undefined) | undefined }
->();
+const lazyDefinitions = new WeakMap<Tool, { input?: () => z.ZodObject; output?: () => z.ZodObject }>();
 
-/** The zod schemas behind a tool whose definition gave functions, built; undefined for any other tool. */
-export function lazyToolSchemas(tool: Tool): { input: z.ZodObject; output: z.ZodObject | undefined } | undefined {
+/**
+ * The zod schemas a tool's definition gave as functions, built (each side
+ * undefined when given as a schema); undefined for a tool that gave none.
+ */
+export function lazyToolSchemas(
+  tool: Tool,
+): { input: z.ZodObject | undefined; output: z.ZodObject | undefined } | undefined {
   const lazy = lazyDefinitions.get(tool);
-  return lazy === undefined ? undefined : { input: lazy.input(), output: lazy.output?.() };
+  return lazy === undefined ? undefined : { input: lazy.input?.(), output: lazy.output?.() };
 }
 
 /** A schema given as a function, called once; what it returns is checked to be a zod object schema. */
@@ -92,20 +95,13 @@ function builtOnce(schema: () => unknown, where: string): () => z.ZodObject {
   };
 }
 
-function checkJsonSchemas(
-  jsonSchemas: unknown,
-  name: string,
-  hasOutput: boolean,
-): asserts jsonSchemas is ToolJsonSchemas {
-  const { input, output } = (jsonSchemas ?? {}) as Partial<ToolJsonSchemas>;
-  if (
-    input?.type !== 'object' ||
-    (output !== undefined && output.type !== 'object') ||
-    hasOutput !== (output !== undefined)
-  ) {
+function checkJsonSchemas(jsonSchemas: ToolJsonSchemas, name: string, hasOutput: boolean): void {
+  const { input, output } = jsonSchemas;
+  const fits = (schema: Record<string, unknown> | undefined) => schema === undefined || schema.type === 'object';
+  if (!fits(input) || !fits(output) || (output !== undefined && !hasOutput)) {
     throw new LocalError(
       'tool_definition_invalid',
-      `Tool "${name}" jsonSchemas must hold an object schema for input${hasOutput ? ' and output' : ', and none for output'}`,
+      `Tool "${name}" jsonSchemas must hold object schemas, and one for output only when the tool has an output`,
     );
   }
 }
@@ -174,7 +170,10 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
     run: definition.run as Tool['run'],
   });
   if (lazyInput !== undefined || lazyOutput !== undefined) {
-    lazyDefinitions.set(tool, { input: readInput, output: definition.output === undefined ? undefined : readOutput });
+    const lazy: { input?: () => z.ZodObject; output?: () => z.ZodObject } = {};
+    if (lazyInput !== undefined) lazy.input = lazyInput;
+    if (lazyOutput !== undefined) lazy.output = lazyOutput;
+    lazyDefinitions.set(tool, lazy);
   }
   return tool;
 }

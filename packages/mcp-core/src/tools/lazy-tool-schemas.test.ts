@@ -26,7 +26,7 @@ function countedTool(jsonSchemas?: ToolJsonSchemas) {
   return { tool, builds };
 }
 
-function generated(): ToolJsonSchemas {
+function generated(): Required<ToolJsonSchemas> {
   const source = toolJsonSchemaModule(createMcpServer({ name: 's', version: '1', tools: [countedTool().tool] }));
   const json = /= (\{[\s\S]*\});\n$/.exec(source)?.[1];
   return JSON.parse(json ?? 'null').shout;
@@ -63,17 +63,16 @@ describe('tool schemas built on first use', () => {
     const run = () => 'ok';
     expect(() =>
       defineTool({ name: 't', description: 'd', input: () => z.object({}), jsonSchemas: { input: {} }, run }),
-    ).toThrow(/jsonSchemas must hold an object schema for input/);
+    ).toThrow(/jsonSchemas must hold object schemas/);
     expect(() =>
       defineTool({
         name: 't',
         description: 'd',
         input: () => z.object({}),
-        output: () => z.object({}),
-        jsonSchemas: { input },
-        run: () => ({}),
+        jsonSchemas: { input, output: input },
+        run,
       }),
-    ).toThrow(/for input and output/);
+    ).toThrow(/one for output only when the tool has an output/);
   });
 
   it('answers a call with an error the model can read when a schema fails to build, and keeps serving', async () => {
@@ -99,12 +98,34 @@ describe('tool schemas built on first use', () => {
     expect((await client.callTool({ name: 'shout', arguments: { text: 'ok' } })).isError).toBeFalsy();
   });
 
+  it('takes generated schemas for the output alone, when the input depends on options', async () => {
+    const output = generated().output;
+    const builds = { output: 0 };
+    const tool = defineTool({
+      name: 'count',
+      description: 'Counts up to a configured limit.',
+      input: z.object({ to: z.number().int().max(3) }),
+      output: () => {
+        builds.output += 1;
+        return z.object({ shouted: z.string() });
+      },
+      jsonSchemas: { output },
+      run: ({ to }) => ({ shouted: String(to) }),
+    });
+    expect(tool.descriptor.inputSchema).toMatchObject({ properties: { to: { maximum: 3 } } });
+    expect(tool.descriptor.outputSchema).toEqual(output);
+    expect(builds.output).toBe(0);
+    const source = toolJsonSchemaModule(createMcpServer({ name: 's', version: '1', tools: [tool] }));
+    expect(source).toContain('"count": {\n    "output": {');
+    expect(source).not.toContain('"input"');
+  });
+
   it('generates a module for lazily defined tools only, checked as defineTool checks', () => {
     const eager = defineTool({ name: 'eager', description: 'd', input: z.object({}), run: () => 'ok' });
     const server = createMcpServer({ name: 's', version: '1', tools: [eager, countedTool().tool] });
     const source = toolJsonSchemaModule(server, 'schemas');
     expect(source).toMatch(/^\/\/ Generated/);
-    expect(source).toContain('export const schemas = {\n  "shout": {');
+    expect(source).toContain('export const schemas: Record<"shout", ToolJsonSchemas> = {\n  "shout": {');
     expect(source).not.toContain('"eager"');
 
     const recursive = defineTool({

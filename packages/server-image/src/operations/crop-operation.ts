@@ -4,25 +4,27 @@ import { checkOutputSize, type Operation } from './operation.ts';
 
 export const cropStrategies = ['attention', 'entropy', 'centre'] as const;
 
-export const cropFields: {
+export function cropFields(): {
   width: z.ZodNumber;
   height: z.ZodNumber;
   left: z.ZodOptional<z.ZodNumber>;
   top: z.ZodOptional<z.ZodNumber>;
   strategy: z.ZodDefault<z.ZodEnum<{ [K in (typeof cropStrategies)[number]]: K }>>;
-} = {
-  width: z.number().int().min(1).max(65_535).describe('Width of the region in pixels'),
-  height: z.number().int().min(1).max(65_535).describe('Height of the region in pixels'),
-  left: z.number().int().min(0).optional().describe('Left edge of the region, pixels from the left (with top)'),
-  top: z.number().int().min(0).optional().describe('Top edge of the region, pixels from the top (with left)'),
-  strategy: z
-    .enum(cropStrategies)
-    .default('attention')
-    .describe(
-      'Without left/top: which part to keep. attention = the most salient (faces, skin, saturated colour), ' +
-        'entropy = the most detailed, centre = the middle. The image is scaled down as little as needed to cover the size',
-    ),
-};
+} {
+  return {
+    width: z.number().int().min(1).max(65_535).describe('Width of the region in pixels'),
+    height: z.number().int().min(1).max(65_535).describe('Height of the region in pixels'),
+    left: z.number().int().min(0).optional().describe('Left edge of the region, pixels from the left (with top)'),
+    top: z.number().int().min(0).optional().describe('Top edge of the region, pixels from the top (with left)'),
+    strategy: z
+      .enum(cropStrategies)
+      .default('attention')
+      .describe(
+        'Without left/top: which part to keep. attention = the most salient (faces, skin, saturated colour), ' +
+          'entropy = the most detailed, centre = the middle. The image is scaled down as little as needed to cover the size',
+      ),
+  };
+}
 
 export type CropArguments = {
   width: number;

@@ -6,37 +6,39 @@ import { checkOutputSize, colourPattern, type Dimensions, type Operation } from 
 export const fitModes = ['inside', 'cover', 'contain', 'fill', 'outside'] as const;
 export const positions = ['centre', 'top', 'bottom', 'left', 'right', 'attention', 'entropy'] as const;
 
-export const resizeFields: {
+export function resizeFields(): {
   width: z.ZodOptional<z.ZodNumber>;
   height: z.ZodOptional<z.ZodNumber>;
   fit: z.ZodDefault<z.ZodEnum<{ [K in (typeof fitModes)[number]]: K }>>;
   position: z.ZodDefault<z.ZodEnum<{ [K in (typeof positions)[number]]: K }>>;
   allow_enlargement: z.ZodDefault<z.ZodBoolean>;
   background: z.ZodDefault<z.ZodString>;
-} = {
-  width: z.number().int().min(1).max(65_535).optional().describe('Target width in pixels'),
-  height: z.number().int().min(1).max(65_535).optional().describe('Target height in pixels'),
-  fit: z
-    .enum(fitModes)
-    .default('inside')
-    .describe(
-      'With both width and height: inside = fit within, keep aspect (default); cover = fill the box, cut the rest; ' +
-        'contain = fit within, pad with background; fill = stretch; outside = cover the box without cutting',
-    ),
-  position: z
-    .enum(positions)
-    .default('centre')
-    .describe('What cover and contain keep or align: an edge, centre, or attention/entropy (the busiest region)'),
-  allow_enlargement: z
-    .boolean()
-    .default(false)
-    .describe('Scale up when the image is smaller than the target; by default it is left at its size'),
-  background: z
-    .string()
-    .regex(colourPattern)
-    .default('#ffffff')
-    .describe('Padding colour for contain, as CSS: #rrggbb, #rrggbbaa, a name'),
-};
+} {
+  return {
+    width: z.number().int().min(1).max(65_535).optional().describe('Target width in pixels'),
+    height: z.number().int().min(1).max(65_535).optional().describe('Target height in pixels'),
+    fit: z
+      .enum(fitModes)
+      .default('inside')
+      .describe(
+        'With both width and height: inside = fit within, keep aspect (default); cover = fill the box, cut the rest; ' +
+          'contain = fit within, pad with background; fill = stretch; outside = cover the box without cutting',
+      ),
+    position: z
+      .enum(positions)
+      .default('centre')
+      .describe('What cover and contain keep or align: an edge, centre, or attention/entropy (the busiest region)'),
+    allow_enlargement: z
+      .boolean()
+      .default(false)
+      .describe('Scale up when the image is smaller than the target; by default it is left at its size'),
+    background: z
+      .string()
+      .regex(colourPattern)
+      .default('#ffffff')
+      .describe('Padding colour for contain, as CSS: #rrggbb, #rrggbbaa, a name'),
+  };
+}
 
 export type ResizeArguments = {
   width?: number | undefined;

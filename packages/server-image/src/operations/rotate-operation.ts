@@ -2,26 +2,28 @@ import { ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { checkOutputSize, colourPattern, type Operation } from './operation.ts';
 
-export const rotateFields: {
+export function rotateFields(): {
   angle: z.ZodDefault<z.ZodNumber>;
   flip: z.ZodDefault<z.ZodBoolean>;
   flop: z.ZodDefault<z.ZodBoolean>;
   background: z.ZodDefault<z.ZodString>;
-} = {
-  angle: z
-    .number()
-    .min(-360)
-    .max(360)
-    .default(0)
-    .describe('Degrees clockwise; other than multiples of 90 the canvas grows and corners get the background'),
-  flip: z.boolean().default(false).describe('Mirror top to bottom (before rotating)'),
-  flop: z.boolean().default(false).describe('Mirror left to right (before rotating)'),
-  background: z
-    .string()
-    .regex(colourPattern)
-    .default('#00000000')
-    .describe('Colour of the corners an angle other than a multiple of 90 uncovers, as CSS; default transparent'),
-};
+} {
+  return {
+    angle: z
+      .number()
+      .min(-360)
+      .max(360)
+      .default(0)
+      .describe('Degrees clockwise; other than multiples of 90 the canvas grows and corners get the background'),
+    flip: z.boolean().default(false).describe('Mirror top to bottom (before rotating)'),
+    flop: z.boolean().default(false).describe('Mirror left to right (before rotating)'),
+    background: z
+      .string()
+      .regex(colourPattern)
+      .default('#00000000')
+      .describe('Colour of the corners an angle other than a multiple of 90 uncovers, as CSS; default transparent'),
+  };
+}
 
 export type RotateArguments = { angle: number; flip: boolean; flop: boolean; background: string };
 

@@ -18,30 +18,32 @@ export const gravities = [
 
 type Gravity = (typeof gravities)[number];
 
-export const watermarkFields: {
+export function watermarkFields(): {
   text: z.ZodOptional<z.ZodString>;
   color: z.ZodDefault<z.ZodString>;
   gravity: z.ZodDefault<z.ZodEnum<{ [K in Gravity]: K }>>;
   opacity: z.ZodDefault<z.ZodNumber>;
   scale: z.ZodDefault<z.ZodNumber>;
   tile: z.ZodDefault<z.ZodBoolean>;
-} = {
-  text: z.string().min(1).max(200).optional().describe('Text to stamp (plain text, up to 200 characters)'),
-  color: z
-    .string()
-    .regex(/^(?:#[0-9a-f]{6}|[a-z]{3,20})$/i)
-    .default('#ffffff')
-    .describe('Text colour: #rrggbb or a colour name'),
-  gravity: z.enum(gravities).default('southeast').describe('Where the mark goes; compass points or centre'),
-  opacity: z.number().min(0.05).max(1).default(0.5).describe('Opacity of the mark, 0.05 to 1'),
-  scale: z
-    .number()
-    .min(0.02)
-    .max(1)
-    .default(0.25)
-    .describe("The mark's width as a fraction of the image's width, 0.02 to 1"),
-  tile: z.boolean().default(false).describe('Repeat the mark across the whole image instead of placing it once'),
-};
+} {
+  return {
+    text: z.string().min(1).max(200).optional().describe('Text to stamp (plain text, up to 200 characters)'),
+    color: z
+      .string()
+      .regex(/^(?:#[0-9a-f]{6}|[a-z]{3,20})$/i)
+      .default('#ffffff')
+      .describe('Text colour: #rrggbb or a colour name'),
+    gravity: z.enum(gravities).default('southeast').describe('Where the mark goes; compass points or centre'),
+    opacity: z.number().min(0.05).max(1).default(0.5).describe('Opacity of the mark, 0.05 to 1'),
+    scale: z
+      .number()
+      .min(0.02)
+      .max(1)
+      .default(0.25)
+      .describe("The mark's width as a fraction of the image's width, 0.02 to 1"),
+    tile: z.boolean().default(false).describe('Repeat the mark across the whole image instead of placing it once'),
+  };
+}
 
 export type WatermarkArguments = {
   text?: string | undefined;

@@ -1,0 +1,688 @@
+// Generated from the tools' zod schemas by toolJsonSchemaModule (@toolshed/mcp-core/testing): edit the
+// schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
+import type { ToolJsonSchemas } from '@toolshed/mcp-core';
+
+export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "edit_file" | "get_file_info" | "list_allowed_directories" | "list_directory" | "list_directory_with_sizes" | "move_file" | "read_file" | "read_media_file" | "read_multiple_files" | "read_text_file" | "search_file_contents" | "search_files" | "write_file", ToolJsonSchemas> = {
+  "create_directory": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "path"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "created": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "created"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "directory_tree": {
+    "output": {
+      "type": "object",
+      "properties": {
+        "entries": {
+          "type": "integer"
+        },
+        "truncated": {
+          "type": "boolean"
+        },
+        "truncated_by": {
+          "type": "string",
+          "enum": [
+            "max_entries",
+            "max_depth"
+          ]
+        }
+      },
+      "required": [
+        "entries",
+        "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "edit_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "edits": {
+          "minItems": 1,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "oldText": {
+                "type": "string",
+                "description": "Exact text"
+              },
+              "newText": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "oldText",
+              "newText"
+            ]
+          }
+        },
+        "dryRun": {
+          "default": false,
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "path",
+        "edits"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "changed": {
+          "type": "boolean"
+        },
+        "written": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "changed",
+        "written"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "get_file_info": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "path"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "size": {
+          "type": "number"
+        },
+        "created": {
+          "type": "string",
+          "description": "ISO 8601"
+        },
+        "modified": {
+          "type": "string",
+          "description": "ISO 8601"
+        },
+        "accessed": {
+          "type": "string",
+          "description": "ISO 8601"
+        },
+        "isDirectory": {
+          "type": "boolean"
+        },
+        "isFile": {
+          "type": "boolean"
+        },
+        "permissions": {
+          "type": "string",
+          "description": "Octal, as in 644"
+        }
+      },
+      "required": [
+        "size",
+        "created",
+        "modified",
+        "accessed",
+        "isDirectory",
+        "isFile",
+        "permissions"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "list_allowed_directories": {
+    "input": {
+      "type": "object",
+      "properties": {}
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "directories": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "path": {
+                "type": "string"
+              },
+              "access": {
+                "type": "string",
+                "enum": [
+                  "read",
+                  "write"
+                ]
+              }
+            },
+            "required": [
+              "path",
+              "access"
+            ],
+            "additionalProperties": false
+          }
+        }
+      },
+      "required": [
+        "directories"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "list_directory": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "path"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "entries": {
+          "type": "integer"
+        },
+        "truncated": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "entries",
+        "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "list_directory_with_sizes": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "sortBy": {
+          "default": "name",
+          "type": "string",
+          "enum": [
+            "name",
+            "size"
+          ]
+        }
+      },
+      "required": [
+        "path"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "files": {
+          "type": "integer"
+        },
+        "directories": {
+          "type": "integer"
+        },
+        "total_bytes": {
+          "type": "number"
+        },
+        "truncated": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "files",
+        "directories",
+        "total_bytes",
+        "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "move_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "type": "string"
+        },
+        "destination": {
+          "type": "string"
+        },
+        "overwrite": {
+          "default": false,
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "source",
+        "destination"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "type": "string"
+        },
+        "destination": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "source",
+        "destination"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "read_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "head": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "tail": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "offset": {
+          "description": "From 1",
+          "type": "integer",
+          "minimum": 1
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1
+        }
+      },
+      "required": [
+        "path"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "total_lines": {
+          "type": "integer"
+        },
+        "first_line": {
+          "type": "integer",
+          "description": "0 when no line was returned"
+        },
+        "last_line": {
+          "type": "integer"
+        },
+        "truncated": {
+          "type": "boolean"
+        },
+        "next_offset": {
+          "description": "Pass as offset to read on",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "total_lines",
+        "first_line",
+        "last_line",
+        "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "read_media_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "path"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "content": {
+          "type": "array",
+          "items": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "image",
+                      "audio"
+                    ]
+                  },
+                  "data": {
+                    "type": "string"
+                  },
+                  "mimeType": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "type",
+                  "data",
+                  "mimeType"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "const": "resource"
+                  },
+                  "resource": {
+                    "type": "object",
+                    "properties": {
+                      "uri": {
+                        "type": "string"
+                      },
+                      "mimeType": {
+                        "type": "string"
+                      },
+                      "blob": {
+                        "type": "string"
+                      }
+                    },
+                    "required": [
+                      "uri",
+                      "blob"
+                    ],
+                    "additionalProperties": false
+                  }
+                },
+                "required": [
+                  "type",
+                  "resource"
+                ],
+                "additionalProperties": false
+              }
+            ]
+          }
+        }
+      },
+      "required": [
+        "content"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "read_multiple_files": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "paths": {
+          "minItems": 1,
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "paths"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "files": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "path": {
+                "type": "string"
+              },
+              "ok": {
+                "type": "boolean"
+              },
+              "truncated": {
+                "type": "boolean"
+              },
+              "error": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "path",
+              "ok"
+            ],
+            "additionalProperties": false
+          }
+        }
+      },
+      "required": [
+        "files"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "read_text_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "head": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "tail": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "offset": {
+          "description": "From 1",
+          "type": "integer",
+          "minimum": 1
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1
+        }
+      },
+      "required": [
+        "path"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "total_lines": {
+          "type": "integer"
+        },
+        "first_line": {
+          "type": "integer",
+          "description": "0 when no line was returned"
+        },
+        "last_line": {
+          "type": "integer"
+        },
+        "truncated": {
+          "type": "boolean"
+        },
+        "next_offset": {
+          "description": "Pass as offset to read on",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "total_lines",
+        "first_line",
+        "last_line",
+        "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "search_file_contents": {
+    "output": {
+      "type": "object",
+      "properties": {
+        "matches": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "path": {
+                "type": "string"
+              },
+              "line": {
+                "type": "integer"
+              },
+              "text": {
+                "type": "string"
+              },
+              "before": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "after": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "path",
+              "line",
+              "text"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "files_searched": {
+          "type": "integer"
+        },
+        "files_skipped_binary": {
+          "type": "integer"
+        },
+        "files_skipped_too_large": {
+          "type": "integer"
+        },
+        "truncated": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "matches",
+        "files_searched",
+        "files_skipped_binary",
+        "files_skipped_too_large",
+        "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "search_files": {
+    "output": {
+      "type": "object",
+      "properties": {
+        "matches": {
+          "type": "integer"
+        },
+        "truncated": {
+          "type": "boolean"
+        },
+        "truncated_by": {
+          "type": "string",
+          "enum": [
+            "max_entries",
+            "max_depth"
+          ]
+        }
+      },
+      "required": [
+        "matches",
+        "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "write_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "content": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "path",
+        "content"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "bytes": {
+          "type": "integer"
+        },
+        "created": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "bytes",
+        "created"
+      ],
+      "additionalProperties": false
+    }
+  }
+};

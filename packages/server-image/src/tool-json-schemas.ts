@@ -1,0 +1,367 @@
+// Generated from the tools' zod schemas by toolJsonSchemaModule (@toolshed/mcp-core/testing): edit the
+// schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
+import type { ToolJsonSchemas } from '@toolshed/mcp-core';
+
+export const toolJsonSchemas: Record<"image_info" | "process_image", ToolJsonSchemas> = {
+  "image_info": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "description": "A file in an allowed directory",
+          "type": "string",
+          "minLength": 1
+        },
+        "url": {
+          "description": "http(s), if allowed",
+          "type": "string",
+          "minLength": 1
+        },
+        "data": {
+          "description": "Base64",
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "format": {
+          "type": "string"
+        },
+        "media_type": {
+          "type": "string"
+        },
+        "width": {
+          "type": "integer",
+          "description": "As displayed: EXIF orientation applied"
+        },
+        "height": {
+          "type": "integer",
+          "description": "As displayed, of one frame"
+        },
+        "orientation": {
+          "type": "integer",
+          "description": "EXIF orientation, 1 (upright) to 8; 6 and 8 are phone photos taken sideways"
+        },
+        "channels": {
+          "type": "integer"
+        },
+        "has_alpha": {
+          "type": "boolean"
+        },
+        "color_space": {
+          "type": "string"
+        },
+        "bit_depth": {
+          "type": "string"
+        },
+        "frames": {
+          "type": "integer"
+        },
+        "animated": {
+          "type": "boolean"
+        },
+        "loop": {
+          "description": "Animation repeats; 0 is forever",
+          "type": "integer"
+        },
+        "density_dpi": {
+          "type": "number"
+        },
+        "progressive": {
+          "type": "boolean"
+        },
+        "has_icc_profile": {
+          "type": "boolean"
+        },
+        "exif": {
+          "type": "object",
+          "properties": {
+            "make": {
+              "type": "string"
+            },
+            "model": {
+              "type": "string"
+            },
+            "software": {
+              "type": "string"
+            },
+            "lens": {
+              "type": "string"
+            },
+            "taken_at": {
+              "type": "string"
+            },
+            "exposure_time": {
+              "type": "string"
+            },
+            "f_number": {
+              "type": "number"
+            },
+            "iso": {
+              "type": "number"
+            },
+            "focal_length_mm": {
+              "type": "number"
+            }
+          },
+          "additionalProperties": false
+        },
+        "has_gps": {
+          "type": "boolean",
+          "description": "Whether EXIF or XMP holds a location; transforms remove it unless keep_metadata"
+        },
+        "bytes": {
+          "type": "integer"
+        },
+        "processable": {
+          "type": "boolean",
+          "description": "Whether the image is within this server's pixel and frame limits"
+        },
+        "limit": {
+          "description": "Which limit it exceeds, when not processable",
+          "type": "string"
+        }
+      },
+      "required": [
+        "format",
+        "media_type",
+        "width",
+        "height",
+        "orientation",
+        "channels",
+        "has_alpha",
+        "color_space",
+        "bit_depth",
+        "frames",
+        "animated",
+        "progressive",
+        "has_icc_profile",
+        "has_gps",
+        "bytes",
+        "processable"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "process_image": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "description": "A file in an allowed directory",
+          "type": "string",
+          "minLength": 1
+        },
+        "url": {
+          "description": "http(s), if allowed",
+          "type": "string",
+          "minLength": 1
+        },
+        "data": {
+          "description": "Base64",
+          "type": "string",
+          "minLength": 1
+        },
+        "operations": {
+          "default": [],
+          "items": {
+            "type": "object",
+            "required": [
+              "op"
+            ]
+          },
+          "description": "Each {op, ...}; *default. resize {width, height, fit: inside*|cover|contain|fill|outside, position: centre*|top|bottom|left|right|attention|entropy, allow_enlargement, background}; crop {width, height, left+top | strategy: attention*|entropy|centre}; rotate {angle (clockwise), flip (vertical), flop, background}; adjust {grayscale, blur, sharpen, normalise, brightness (×), saturation (×), hue, negate}; thumbnail {size (256), fit: cover*|inside}; watermark {text | overlay {path|url|data}, gravity: southeast*|northwest|…|centre, opacity (0.5), scale (0.25), color, tile}",
+          "maxItems": 20,
+          "type": "array"
+        },
+        "format": {
+          "type": "string",
+          "enum": [
+            "jpeg",
+            "png",
+            "webp",
+            "avif",
+            "gif",
+            "tiff"
+          ]
+        },
+        "quality": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "lossless": {
+          "type": "boolean"
+        },
+        "output_name": {
+          "description": "File name in the output directory; never replaces one",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "keep_metadata": {
+          "default": false,
+          "type": "boolean"
+        }
+      }
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string"
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            },
+            "frames": {
+              "type": "integer"
+            },
+            "bytes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height",
+            "frames",
+            "bytes"
+          ],
+          "additionalProperties": false
+        },
+        "operations": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The steps applied, in order"
+        },
+        "result": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string",
+              "enum": [
+                "jpeg",
+                "png",
+                "webp",
+                "avif",
+                "gif",
+                "tiff"
+              ]
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            },
+            "frames": {
+              "type": "integer"
+            },
+            "bytes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height",
+            "frames"
+          ],
+          "additionalProperties": false,
+          "description": "The full-size result"
+        },
+        "preview": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string",
+              "enum": [
+                "jpeg",
+                "png",
+                "webp",
+                "avif",
+                "gif",
+                "tiff"
+              ]
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            },
+            "bytes": {
+              "type": "integer"
+            },
+            "scaled": {
+              "type": "boolean"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height",
+            "bytes",
+            "scaled"
+          ],
+          "additionalProperties": false,
+          "description": "The image in this result; scaled is true when it is smaller than the full-size result"
+        },
+        "file": {
+          "description": "Where the full-size result was written, when the server has an output directory",
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string"
+            },
+            "uri": {
+              "type": "string"
+            },
+            "bytes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "path",
+            "uri",
+            "bytes"
+          ],
+          "additionalProperties": false
+        },
+        "metadata": {
+          "type": "string",
+          "enum": [
+            "stripped",
+            "kept"
+          ]
+        },
+        "notes": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "source",
+        "operations",
+        "result",
+        "preview",
+        "metadata"
+      ],
+      "additionalProperties": false
+    }
+  }
+};
