@@ -11,6 +11,7 @@ import {
   variablesOf,
 } from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
 import type { WeatherServerContext } from './weather-server-context.ts';
 
@@ -52,8 +53,6 @@ function band(value: unknown, bands: readonly [number, string][]): string | null
   return bands.find(([upTo]) => value <= upTo)?.[1] ?? null;
 }
 
-const pollutants = seriesShape(pollutantFields);
-
 function withBands(row: Record<string, unknown>): Record<string, unknown> {
   return {
     ...row,
@@ -69,32 +68,37 @@ export function createAirQualityTool(context: WeatherServerContext): Tool {
     description:
       'Air quality at a place (Open-Meteo CAMS, 11-40 km): US and European AQI, PM2.5, PM10, ozone, NO2, SO2, CO, ' +
       'dust, UV index. hours adds an hourly forecast. Local times.',
-    input: z.object({
-      ...locationArguments,
-      hours: z.number().int().min(0).max(120).default(0).describe('From the current hour'),
-    }),
-    output: z.object({
-      location: locationOutput,
-      units: z.record(z.string(), z.string()),
-      current: z.object({
-        time: z.string().nullable(),
-        ...pollutants,
-        us_aqi_category: z.string().nullable(),
-        european_aqi_category: z.string().nullable(),
+    input: () =>
+      z.object({
+        ...locationArguments(),
+        hours: z.number().int().min(0).max(120).default(0).describe('From the current hour'),
       }),
-      hourly: z
-        .array(
-          z.object({
-            time: z.string(),
-            ...pollutants,
-            us_aqi_category: z.string().nullable(),
-            european_aqi_category: z.string().nullable(),
-          }),
-        )
-        .optional(),
-      freshness: freshnessOutput,
-      notes: z.array(z.string()).optional(),
-    }),
+    output: () => {
+      const pollutants = seriesShape(pollutantFields);
+      return z.object({
+        location: locationOutput(),
+        units: z.record(z.string(), z.string()),
+        current: z.object({
+          time: z.string().nullable(),
+          ...pollutants,
+          us_aqi_category: z.string().nullable(),
+          european_aqi_category: z.string().nullable(),
+        }),
+        hourly: z
+          .array(
+            z.object({
+              time: z.string(),
+              ...pollutants,
+              us_aqi_category: z.string().nullable(),
+              european_aqi_category: z.string().nullable(),
+            }),
+          )
+          .optional(),
+        freshness: freshnessOutput(),
+        notes: z.array(z.string()).optional(),
+      });
+    },
+    jsonSchemas: toolJsonSchemas.get_air_quality,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, call) {
       const location = await resolveLocation(context, args, call.signal);

@@ -11,6 +11,7 @@ import {
   variablesOf,
 } from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
 import type { WeatherServerContext } from './weather-server-context.ts';
 
@@ -29,17 +30,19 @@ export function createCurrentWeatherTool(context: WeatherServerContext): Tool {
     description:
       'Current conditions at a place (Open-Meteo, every 15 min): temperature, feels-like, humidity, precipitation, ' +
       'conditions, clouds, pressure, wind, UV index, day or night. Local time.',
-    input: z.object({ ...locationArguments, units: unitsArgument }),
-    output: z.object({
-      location: locationOutput,
-      units: z.record(z.string(), z.string()).describe('Unit of each numeric field, e.g. temperature: "°C"'),
-      current: z.object({
-        time: z.string().nullable().describe('When these conditions were observed or modelled, local ISO 8601'),
-        ...seriesShape(currentFields),
+    input: () => z.object({ ...locationArguments(), units: unitsArgument() }),
+    output: () =>
+      z.object({
+        location: locationOutput(),
+        units: z.record(z.string(), z.string()).describe('Unit of each numeric field, e.g. temperature: "°C"'),
+        current: z.object({
+          time: z.string().nullable().describe('When these conditions were observed or modelled, local ISO 8601'),
+          ...seriesShape(currentFields),
+        }),
+        freshness: freshnessOutput(),
+        notes: z.array(z.string()).optional(),
       }),
-      freshness: freshnessOutput,
-      notes: z.array(z.string()).optional(),
-    }),
+    jsonSchemas: toolJsonSchemas.get_current_weather,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, call) {
       const location = await resolveLocation(context, args, call.signal);

@@ -12,6 +12,7 @@ import {
   variablesOf,
 } from './open-meteo-answer.ts';
 import { resolveLocation } from './resolve-location.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { fetchOpenMeteo, weatherResult } from './weather-result.ts';
 import type { WeatherServerContext } from './weather-server-context.ts';
 
@@ -50,23 +51,26 @@ export function createForecastTool(context: WeatherServerContext): Tool {
     description:
       'Daily forecast at a place (Open-Meteo), today first: conditions, high/low, precipitation and its chance, ' +
       'wind, UV index, sunrise and sunset. hours adds hourly detail. Local times.',
-    input: z.object({
-      ...locationArguments,
-      days: z.number().int().min(1).max(16).default(7),
-      hours: z.number().int().min(0).max(maxHours).default(0).describe('From the current hour'),
-      units: unitsArgument,
-    }),
-    output: z.object({
-      location: locationOutput,
-      units: z.object({
-        daily: z.record(z.string(), z.string()),
-        hourly: z.record(z.string(), z.string()).optional(),
+    input: () =>
+      z.object({
+        ...locationArguments(),
+        days: z.number().int().min(1).max(16).default(7),
+        hours: z.number().int().min(0).max(maxHours).default(0).describe('From the current hour'),
+        units: unitsArgument(),
       }),
-      daily: z.array(z.object({ date: z.string().describe('Local date, YYYY-MM-DD'), ...seriesShape(dailyFields) })),
-      hourly: z.array(z.object({ time: z.string(), ...seriesShape(hourlyFields) })).optional(),
-      freshness: freshnessOutput,
-      notes: z.array(z.string()).optional(),
-    }),
+    output: () =>
+      z.object({
+        location: locationOutput(),
+        units: z.object({
+          daily: z.record(z.string(), z.string()),
+          hourly: z.record(z.string(), z.string()).optional(),
+        }),
+        daily: z.array(z.object({ date: z.string().describe('Local date, YYYY-MM-DD'), ...seriesShape(dailyFields) })),
+        hourly: z.array(z.object({ time: z.string(), ...seriesShape(hourlyFields) })).optional(),
+        freshness: freshnessOutput(),
+        notes: z.array(z.string()).optional(),
+      }),
+    jsonSchemas: toolJsonSchemas.get_forecast,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, call) {
       const location = await resolveLocation(context, args, call.signal);

@@ -1,5 +1,5 @@
+import { onFirstUse } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { builtOnFirstUse } from './built-on-first-use.ts';
 import type { CachedValue } from './response-cache.ts';
 import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
 
@@ -23,7 +23,7 @@ export interface Place {
 /** Open-Meteo's geocoding answer; `results` is absent, not empty, when nothing matched. */
 type GeocodingAnswerSchema = z.ZodType<{ results?: Place[] | undefined }>;
 
-const geocodingAnswer = builtOnFirstUse(buildGeocodingAnswer);
+const geocodingAnswer = onFirstUse(buildGeocodingAnswer);
 
 function buildGeocodingAnswer(): GeocodingAnswerSchema {
   const nullableString = z

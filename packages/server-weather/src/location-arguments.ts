@@ -5,26 +5,28 @@ import * as z from 'zod';
  * coordinates. Both are optional in the schema (clients reject top-level
  * oneOf); resolveLocation insists on exactly one.
  */
-export const locationArguments: {
+export function locationArguments(): {
   location: z.ZodOptional<z.ZodString>;
   latitude: z.ZodOptional<z.ZodNumber>;
   longitude: z.ZodOptional<z.ZodNumber>;
-} = {
-  location: z
-    .string()
-    .trim()
-    .min(2)
-    .max(200)
-    .optional()
-    .describe('A place, e.g. "Paris, Texas"; or give latitude and longitude'),
-  latitude: z.number().min(-90).max(90).optional(),
-  longitude: z.number().min(-180).max(180).optional(),
-};
+} {
+  return {
+    location: z
+      .string()
+      .trim()
+      .min(2)
+      .max(200)
+      .optional()
+      .describe('A place, e.g. "Paris, Texas"; or give latitude and longitude'),
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+  };
+}
 
 /** metric: °C, km/h, mm; imperial: °F, mph, inch. Without it the server's setting; results name their units. */
-export const unitsArgument: z.ZodOptional<z.ZodEnum<{ metric: 'metric'; imperial: 'imperial' }>> = z
-  .enum(['metric', 'imperial'])
-  .optional();
+export function unitsArgument(): z.ZodOptional<z.ZodEnum<{ metric: 'metric'; imperial: 'imperial' }>> {
+  return z.enum(['metric', 'imperial']).optional();
+}
 
 /** Where the answer is for, as every weather tool reports it. */
 export interface LocationOutput {
@@ -37,18 +39,20 @@ export interface LocationOutput {
   other_matches?: { name: string; latitude: number; longitude: number }[] | undefined;
 }
 
-export const locationOutput: z.ZodType<LocationOutput> = z.object({
-  name: z.string().nullable().describe('The place, when a name was resolved: "Berlin, Land Berlin, Germany"'),
-  latitude: z.number(),
-  longitude: z.number(),
-  timezone: z.string().nullable().describe('IANA time zone all local times are given in'),
-  resolved_from: z.enum(['name', 'coordinates']),
-  query: z.string().optional().describe('The name as given, when resolved from a name'),
-  other_matches: z
-    .array(z.object({ name: z.string(), latitude: z.number(), longitude: z.number() }))
-    .optional()
-    .describe('Other places the name could mean; pass one’s coordinates to use it instead'),
-});
+export function locationOutput(): z.ZodType<LocationOutput> {
+  return z.object({
+    name: z.string().nullable().describe('The place, when a name was resolved: "Berlin, Land Berlin, Germany"'),
+    latitude: z.number(),
+    longitude: z.number(),
+    timezone: z.string().nullable().describe('IANA time zone all local times are given in'),
+    resolved_from: z.enum(['name', 'coordinates']),
+    query: z.string().optional().describe('The name as given, when resolved from a name'),
+    other_matches: z
+      .array(z.object({ name: z.string(), latitude: z.number(), longitude: z.number() }))
+      .optional()
+      .describe('Other places the name could mean; pass one’s coordinates to use it instead'),
+  });
+}
 
 /** How fresh the answer is. */
 export interface Freshness {
@@ -58,11 +62,13 @@ export interface Freshness {
   stale_reason?: string | undefined;
 }
 
-export const freshnessOutput: z.ZodType<Freshness> = z.object({
-  fetched_at: z.string().describe('When the upstream produced this answer (UTC, ISO 8601)'),
-  from_cache: z.boolean(),
-  stale: z
-    .boolean()
-    .describe('True when the upstream failed just now and this is the last answer it gave, older than usual'),
-  stale_reason: z.string().optional(),
-});
+export function freshnessOutput(): z.ZodType<Freshness> {
+  return z.object({
+    fetched_at: z.string().describe('When the upstream produced this answer (UTC, ISO 8601)'),
+    from_cache: z.boolean(),
+    stale: z
+      .boolean()
+      .describe('True when the upstream failed just now and this is the last answer it gave, older than usual'),
+    stale_reason: z.string().optional(),
+  });
+}

@@ -1,5 +1,5 @@
+import { onFirstUse } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { builtOnFirstUse } from './built-on-first-use.ts';
 import { formatPoint } from './coordinates.ts';
 import type { CachedValue } from './response-cache.ts';
 import { fetchUpstream, type WeatherServerContext } from './weather-server-context.ts';
@@ -12,7 +12,7 @@ function text() {
     .transform((value) => value ?? null);
 }
 
-const pointAnswer = builtOnFirstUse(buildPointAnswer);
+const pointAnswer = onFirstUse(buildPointAnswer);
 
 /**
  * The parts of NWS's /points answer this server reads (where the point is and
@@ -107,7 +107,7 @@ export interface NwsAlert {
 
 type AlertAnswerSchema = z.ZodType<{ features: { properties: NwsAlert }[]; updated: string | null }>;
 
-const alertAnswer = builtOnFirstUse(buildAlertAnswer);
+const alertAnswer = onFirstUse(buildAlertAnswer);
 
 function buildAlertAnswer(): AlertAnswerSchema {
   const field = text();

@@ -1,5 +1,5 @@
+import { onFirstUse } from '@toolshed/mcp-core';
 import * as z from 'zod';
-import { builtOnFirstUse } from './built-on-first-use.ts';
 import { localDate, localDateTime } from './local-time.ts';
 import { describeWeatherCode } from './weather-codes.ts';
 
@@ -23,7 +23,7 @@ export interface OpenMeteoAnswer {
 }
 
 /** The schema an Open-Meteo answer is checked against. */
-export const openMeteoAnswer: () => z.ZodType<OpenMeteoAnswer> = builtOnFirstUse(buildOpenMeteoAnswer);
+export const openMeteoAnswer: () => z.ZodType<OpenMeteoAnswer> = onFirstUse(buildOpenMeteoAnswer);
 
 function buildOpenMeteoAnswer(): z.ZodType<OpenMeteoAnswer> {
   const units = recordOf(isString, 'expected an object of unit names');

@@ -4,6 +4,7 @@ import { formatPoint } from './coordinates.ts';
 import { freshnessOutput, locationArguments, locationOutput } from './location-arguments.ts';
 import { activeAlerts, type NwsAlert, pointCoverage } from './nws-alerts.ts';
 import { resolveLocation } from './resolve-location.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { weatherResult } from './weather-result.ts';
 import type { WeatherServerContext } from './weather-server-context.ts';
 
@@ -11,7 +12,10 @@ const severityOrder = ['Extreme', 'Severe', 'Moderate', 'Minor', 'Unknown'];
 /** Alert texts run long; the headline and instruction matter most. */
 const maxDescriptionLength = 3000;
 
-const text = z.string().nullable();
+/** A text field of an alert, null where NWS gives none. */
+function nullableText() {
+  return z.string().nullable();
+}
 
 function shapeAlert(alert: NwsAlert) {
   const description = alert.description;
@@ -43,44 +47,48 @@ export function createWeatherAlertsTool(context: WeatherServerContext): Tool {
     description:
       'Active US National Weather Service warnings, watches and advisories at a place, most severe first. ' +
       'Outside the US and its territories coverage is "none": no data, NOT no alerts.',
-    input: z.object({ ...locationArguments }),
-    output: z.object({
-      location: locationOutput,
-      coverage: z
-        .enum(['nws', 'none'])
-        .describe('"none": the point is outside NWS coverage; no alerts can be known here'),
-      area: z
-        .object({
-          city: text,
-          state: text,
-          office: text.describe('NWS forecast office (CWA) id'),
-          forecast_zone: text,
-          county_zone: text,
-        })
-        .optional(),
-      count: z.number().int(),
-      alerts: z.array(
-        z.object({
-          event: text,
-          headline: text,
-          severity: text,
-          urgency: text,
-          certainty: text,
-          area: text,
-          onset: text,
-          effective: text,
-          expires: text,
-          ends: text,
-          sender: text,
-          description: text,
-          instruction: text,
-          id: text,
-        }),
-      ),
-      summary: z.string().describe('One sentence to pass on as it is'),
-      freshness: freshnessOutput,
-      notes: z.array(z.string()).optional(),
-    }),
+    input: () => z.object({ ...locationArguments() }),
+    output: () => {
+      const text = nullableText();
+      return z.object({
+        location: locationOutput(),
+        coverage: z
+          .enum(['nws', 'none'])
+          .describe('"none": the point is outside NWS coverage; no alerts can be known here'),
+        area: z
+          .object({
+            city: text,
+            state: text,
+            office: text.describe('NWS forecast office (CWA) id'),
+            forecast_zone: text,
+            county_zone: text,
+          })
+          .optional(),
+        count: z.number().int(),
+        alerts: z.array(
+          z.object({
+            event: text,
+            headline: text,
+            severity: text,
+            urgency: text,
+            certainty: text,
+            area: text,
+            onset: text,
+            effective: text,
+            expires: text,
+            ends: text,
+            sender: text,
+            description: text,
+            instruction: text,
+            id: text,
+          }),
+        ),
+        summary: z.string().describe('One sentence to pass on as it is'),
+        freshness: freshnessOutput(),
+        notes: z.array(z.string()).optional(),
+      });
+    },
+    jsonSchemas: toolJsonSchemas.get_weather_alerts,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, call) {
       const location = await resolveLocation(context, args, call.signal);
