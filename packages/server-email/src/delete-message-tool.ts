@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { mailboxArgument, uidArgument } from './mailbox-arguments.ts';
 import { applyChange, canMoveSafely, confirmChange, describeTarget, findChangeTarget } from './mailbox-change.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 /**
  * delete_message: to the Trash mailbox; a message already in the Trash is
@@ -16,8 +17,9 @@ export function createDeleteMessageTool(context: MailReadingContext): Tool {
     title: 'Delete message',
     description:
       'Move one message to Trash; called on a message in Trash, delete it for good. The user confirms first.',
-    input: z.object({ mailbox: mailboxArgument(), uid: uidArgument() }),
-    output: z.object({ outcome: z.enum(['moved_to_trash', 'deleted_permanently']), trash: z.string() }),
+    input: () => z.object({ mailbox: mailboxArgument(), uid: uidArgument() }),
+    output: () => z.object({ outcome: z.enum(['moved_to_trash', 'deleted_permanently']), trash: z.string() }),
+    jsonSchemas: toolJsonSchemas.delete_message,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async run({ mailbox, uid }, call) {
       const target = await findChangeTarget(context, mailbox, uid);

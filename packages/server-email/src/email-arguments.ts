@@ -13,7 +13,7 @@ const recipients = (): RecipientsSchema =>
   );
 
 /** What send_email and preview_email take: the same message, so a preview is exactly what would be sent. */
-export const messageArguments: {
+export function messageArguments(): {
   to: RecipientsSchema;
   cc: z.ZodOptional<RecipientsSchema>;
   bcc: z.ZodOptional<RecipientsSchema>;
@@ -24,29 +24,31 @@ export const messageArguments: {
   in_reply_to: z.ZodOptional<z.ZodString>;
   references: z.ZodOptional<z.ZodArray<z.ZodString>>;
   attachments: z.ZodOptional<z.ZodArray<z.ZodString>>;
-} = {
-  // Models put several addresses in one string; each item is held to one address.
-  to: recipients().describe('One address per item'),
-  cc: recipients().optional(),
-  bcc: recipients().optional(),
-  subject: z.string().refine(atMost(998), 'at most 998 characters').describe('One line'),
-  text: z.string().optional().describe('Give text, html or both'),
-  html: z.string().optional(),
-  reply_to: z.string().optional(),
-  in_reply_to: z.string().optional().describe('Message-ID answered'),
-  references: z
-    .array(z.string())
-    .refine(atMost(100), 'at most 100')
-    .optional()
-    .describe('Message-IDs of the thread, oldest first'),
-  attachments: z
-    .array(z.string())
-    .refine(atMost(100), 'at most 100 files')
-    .optional()
-    .describe('File names in the attachments directory'),
-};
+} {
+  return {
+    // Models put several addresses in one string; each item is held to one address.
+    to: recipients().describe('One address per item'),
+    cc: recipients().optional(),
+    bcc: recipients().optional(),
+    subject: z.string().refine(atMost(998), 'at most 998 characters').describe('One line'),
+    text: z.string().optional().describe('Give text, html or both'),
+    html: z.string().optional(),
+    reply_to: z.string().optional(),
+    in_reply_to: z.string().optional().describe('Message-ID answered'),
+    references: z
+      .array(z.string())
+      .refine(atMost(100), 'at most 100')
+      .optional()
+      .describe('Message-IDs of the thread, oldest first'),
+    attachments: z
+      .array(z.string())
+      .refine(atMost(100), 'at most 100 files')
+      .optional()
+      .describe('File names in the attachments directory'),
+  };
+}
 
-export type MessageArguments = z.output<z.ZodObject<typeof messageArguments>>;
+export type MessageArguments = z.output<z.ZodObject<ReturnType<typeof messageArguments>>>;
 
 export function asList(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];

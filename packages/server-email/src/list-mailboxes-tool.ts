@@ -1,22 +1,27 @@
 import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { MailReadingContext } from './mail-reading-context.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { untrustedLine } from './untrusted-text-fence.ts';
 
-/** list_mailboxes: every mailbox with its special use and counts, from one LIST-STATUS (or LIST and STATUS). */
-export function createListMailboxesTool(context: MailReadingContext): Tool {
-  const mailboxOutput = z.object({
+function mailboxOutput() {
+  return z.object({
     name: z.string(),
     special_use: z.string().optional().describe('\\Sent, \\Trash, \\Drafts, \\Archive, \\Junk, \\All, \\Flagged'),
     messages: z.number().int().optional(),
     unseen: z.number().int().optional(),
   });
+}
+
+/** list_mailboxes: every mailbox with its special use and counts, from one LIST-STATUS (or LIST and STATUS). */
+export function createListMailboxesTool(context: MailReadingContext): Tool {
   return defineTool({
     name: 'list_mailboxes',
     title: 'List mailboxes',
     description: 'List mailboxes (folders): special use (\\Sent, \\Trash …) and message counts.',
-    input: z.object({}),
-    output: z.object({ mailboxes: z.array(mailboxOutput), truncated: z.boolean(), total: z.number().int() }),
+    input: () => z.object({}),
+    output: () => z.object({ mailboxes: z.array(mailboxOutput()), truncated: z.boolean(), total: z.number().int() }),
+    jsonSchemas: toolJsonSchemas.list_mailboxes,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run() {
       const listed = await context.connection.withClient((client) =>

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { mailboxArgument, shortText, uidArgument } from './mailbox-arguments.ts';
 import { applyChange, canMoveSafely, confirmChange, describeTarget, findChangeTarget } from './mailbox-change.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 /** move_message: one message to another existing mailbox, after the user's yes. */
 export function createMoveMessageTool(context: MailReadingContext): Tool {
@@ -10,8 +11,9 @@ export function createMoveMessageTool(context: MailReadingContext): Tool {
     name: 'move_message',
     title: 'Move message',
     description: 'Move one message to another mailbox (e.g. Archive). The user confirms first.',
-    input: z.object({ mailbox: mailboxArgument(), uid: uidArgument(), to_mailbox: shortText(1000) }),
-    output: z.object({ moved: z.boolean(), to_mailbox: z.string(), new_uid: z.number().int().optional() }),
+    input: () => z.object({ mailbox: mailboxArgument(), uid: uidArgument(), to_mailbox: shortText(1000) }),
+    output: () => z.object({ moved: z.boolean(), to_mailbox: z.string(), new_uid: z.number().int().optional() }),
+    jsonSchemas: toolJsonSchemas.move_message,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ mailbox, uid, to_mailbox: destination }, call) {
       const target = await findChangeTarget(context, mailbox, uid);

@@ -5,6 +5,7 @@ import { messageArguments } from './email-arguments.ts';
 import type { EmailServerContext } from './email-server-context.ts';
 import { describeBlocked } from './message-draft.ts';
 import { prepareMessage } from './prepare-message.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 const bodyPreviewChars = 20_000;
 
@@ -15,7 +16,9 @@ function cut(body: string | undefined): { value: string | null; truncated: boole
     : { value: body, truncated: false };
 }
 
-const addressList = z.array(z.string());
+function addressList() {
+  return z.array(z.string());
+}
 
 /** preview_email: the exact message send_email would send, and every check that would stop it. */
 export function createPreviewEmailTool(context: EmailServerContext): Tool {
@@ -23,38 +26,40 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
     name: 'preview_email',
     title: 'Preview email',
     description: 'The exact message send_email would send, without sending, and every check that would block it.',
-    input: z.object(messageArguments),
-    output: z.object({
-      would_send: z.boolean().describe('True when no check blocks the message now'),
-      blocked_by: z.array(z.object({ check: z.string(), field: z.string(), reason: z.string() })),
-      needs_confirmation: z.boolean().describe('Whether send_email will ask the user first'),
-      delivery: z.enum(['smtp', 'outbox']),
-      from: z.string(),
-      to: addressList,
-      cc: addressList,
-      bcc: addressList,
-      reply_to: z.string().nullable(),
-      subject: z.string(),
-      headers: z
-        .array(z.object({ name: z.string(), value: z.string() }))
-        .describe(
-          'The header block as sent (Message-ID and Date are assigned again at sending; Bcc is never a header)',
-        ),
-      text: z.string().nullable(),
-      html: z.string().nullable(),
-      body_truncated: z
-        .boolean()
-        .describe(
-          `True when text or html is longer than ${bodyPreviewChars} characters and was cut here (not in the message)`,
-        ),
-      attachments: z.array(z.object({ name: z.string(), size_bytes: z.number().int(), content_type: z.string() })),
-      size_bytes: z
-        .number()
-        .int()
-        .nullable()
-        .describe('The whole message as sent; null when a check stopped it being built'),
-      recipient_rule: z.string().describe('Who may receive mail from this server'),
-    }),
+    input: () => z.object(messageArguments()),
+    output: () =>
+      z.object({
+        would_send: z.boolean().describe('True when no check blocks the message now'),
+        blocked_by: z.array(z.object({ check: z.string(), field: z.string(), reason: z.string() })),
+        needs_confirmation: z.boolean().describe('Whether send_email will ask the user first'),
+        delivery: z.enum(['smtp', 'outbox']),
+        from: z.string(),
+        to: addressList(),
+        cc: addressList(),
+        bcc: addressList(),
+        reply_to: z.string().nullable(),
+        subject: z.string(),
+        headers: z
+          .array(z.object({ name: z.string(), value: z.string() }))
+          .describe(
+            'The header block as sent (Message-ID and Date are assigned again at sending; Bcc is never a header)',
+          ),
+        text: z.string().nullable(),
+        html: z.string().nullable(),
+        body_truncated: z
+          .boolean()
+          .describe(
+            `True when text or html is longer than ${bodyPreviewChars} characters and was cut here (not in the message)`,
+          ),
+        attachments: z.array(z.object({ name: z.string(), size_bytes: z.number().int(), content_type: z.string() })),
+        size_bytes: z
+          .number()
+          .int()
+          .nullable()
+          .describe('The whole message as sent; null when a check stopped it being built'),
+        recipient_rule: z.string().describe('Who may receive mail from this server'),
+      }),
+    jsonSchemas: toolJsonSchemas.preview_email,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, call) {
       const prepared = await prepareMessage(context, input, call.signal);

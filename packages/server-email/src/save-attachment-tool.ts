@@ -5,6 +5,7 @@ import { numberedFileName, safeAttachmentFileName } from './attachment-file-name
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { mailboxArgument, shortText, uidArgument } from './mailbox-arguments.ts';
 import { fetchParsedMessage } from './parsed-message.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { createUntrustedTextFence, untrustedLine } from './untrusted-text-fence.ts';
 
 const maxNameAttempts = 100;
@@ -38,14 +39,16 @@ export function createSaveAttachmentTool(context: MailReadingContext): Tool {
     title: 'Save attachment',
     description:
       'Save one attachment of a message to the save directory; an existing file is never overwritten. Returns the saved file name.',
-    input: z.object({
-      mailbox: mailboxArgument(),
-      uid: uidArgument(),
-      attachment: z
-        .union([z.number().int().min(1).max(1000), shortText(500)])
-        .describe('Number from read_message (from 1) or file name'),
-    }),
-    output: z.object({ saved_as: z.string(), size: z.number().int(), content_type: z.string() }),
+    input: () =>
+      z.object({
+        mailbox: mailboxArgument(),
+        uid: uidArgument(),
+        attachment: z
+          .union([z.number().int().min(1).max(1000), shortText(500)])
+          .describe('Number from read_message (from 1) or file name'),
+      }),
+    output: () => z.object({ saved_as: z.string(), size: z.number().int(), content_type: z.string() }),
+    jsonSchemas: toolJsonSchemas.save_attachment,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ mailbox, uid, attachment: wanted }) {
       if (guard === undefined) throw new ToolError('Saving attachments is off: the operator set no --save-dir.');

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { parseEmailAddress } from './email-address.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { confirmChange } from './mailbox-change.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { findUnsafeCharacter } from './unsafe-characters.ts';
 
 /** save_draft: a plain text message appended to the \Drafts mailbox, after the user's yes; nothing is sent. */
@@ -12,12 +13,14 @@ export function createSaveDraftTool(context: MailReadingContext, sender: { name:
     title: 'Save draft',
     description:
       'Save a plain-text draft in the Drafts mailbox for the user to finish; nothing is sent. The user confirms first.',
-    input: z.object({
-      to: z.array(z.string().max(320)).max(20).optional(),
-      subject: z.string().max(998),
-      text: z.string().max(100_000),
-    }),
-    output: z.object({ mailbox: z.string(), uid: z.number().int().optional() }),
+    input: () =>
+      z.object({
+        to: z.array(z.string().max(320)).max(20).optional(),
+        subject: z.string().max(998),
+        text: z.string().max(100_000),
+      }),
+    output: () => z.object({ mailbox: z.string(), uid: z.number().int().optional() }),
+    jsonSchemas: toolJsonSchemas.save_draft,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ to = [], subject, text }, call) {
       const problem = findUnsafeCharacter(subject);

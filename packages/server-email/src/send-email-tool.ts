@@ -10,20 +10,27 @@ import { type BlockingCheck, describeBlocked } from './message-draft.ts';
 import { type PreparedMessage, prepareMessage, rateLimitReason } from './prepare-message.ts';
 import { logSend } from './send-log.ts';
 import type { SendResult } from './send-result.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
-const sendResultOutput = z.object({
-  message_id: z.string().describe('The Message-ID header, for threading replies (in_reply_to, references)'),
-  delivery: z.enum(['smtp', 'outbox']).describe('smtp: handed to the mail server; outbox: written as a file, not sent'),
-  accepted: z.array(z.string()).describe('Recipients the server accepted'),
-  rejected: z
-    .array(z.object({ address: z.string(), reason: z.string() }))
-    .describe('Recipients the server refused, with its reason; the others still received the message'),
-  size_bytes: z.number().int(),
-  outbox_file: z.string().optional().describe('The .eml file written, in outbox mode'),
-  replayed: z
-    .boolean()
-    .describe('True when this idempotency key was already used for this message: the first result, nothing sent again'),
-});
+function sendResultOutput() {
+  return z.object({
+    message_id: z.string().describe('The Message-ID header, for threading replies (in_reply_to, references)'),
+    delivery: z
+      .enum(['smtp', 'outbox'])
+      .describe('smtp: handed to the mail server; outbox: written as a file, not sent'),
+    accepted: z.array(z.string()).describe('Recipients the server accepted'),
+    rejected: z
+      .array(z.object({ address: z.string(), reason: z.string() }))
+      .describe('Recipients the server refused, with its reason; the others still received the message'),
+    size_bytes: z.number().int(),
+    outbox_file: z.string().optional().describe('The .eml file written, in outbox mode'),
+    replayed: z
+      .boolean()
+      .describe(
+        'True when this idempotency key was already used for this message: the first result, nothing sent again',
+      ),
+  });
+}
 
 const maxUncertainRemembered = 10_000;
 
@@ -219,16 +226,18 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     description:
       'Send an email (the sender is fixed) to recipients the operator allows. The user confirms each one; if ' +
       'declined, do not retry. Returns the Message-ID, for in_reply_to.',
-    input: z.object({
-      ...messageArguments,
-      idempotency_key: z
-        .string()
-        // Checked, not advertised: each rule would cost tokens on every turn.
-        .refine((key) => /^[\x21-\x7e]{8,200}$/.test(key), '8 to 200 printable ASCII characters, no spaces')
-        .optional()
-        .describe('Any unique string; a retry with the same key sends nothing'),
-    }),
+    input: () =>
+      z.object({
+        ...messageArguments(),
+        idempotency_key: z
+          .string()
+          // Checked, not advertised: each rule would cost tokens on every turn.
+          .refine((key) => /^[\x21-\x7e]{8,200}$/.test(key), '8 to 200 printable ASCII characters, no spaces')
+          .optional()
+          .describe('Any unique string; a retry with the same key sends nothing'),
+      }),
     output: sendResultOutput,
+    jsonSchemas: toolJsonSchemas.send_email,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async run({ idempotency_key: key, ...input }, call) {
       const prepared = await prepareMessage(context, input, call.signal);

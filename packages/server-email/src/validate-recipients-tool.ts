@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { createDomainChecker, type DomainMail } from './domain-check.ts';
 import { parseEmailAddress } from './email-address.ts';
 import type { EmailServerContext } from './email-server-context.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { printable } from './unsafe-characters.ts';
 
 /** validate_recipients: syntax, the allowlist and the domain's mail records, for each address, sending nothing. */
@@ -12,38 +13,41 @@ export function createValidateRecipientsTool(context: EmailServerContext): Tool 
     name: 'validate_recipients',
     title: 'Validate recipients',
     description: 'Check addresses without sending: one valid address each, allowed by the operator, a domain with MX.',
-    input: z.object({
-      // Sizes are checked, not advertised: each would cost tokens on every turn.
-      addresses: z
-        .array(z.string())
-        .refine((addresses) => addresses.length >= 1 && addresses.length <= 50, '1 to 50 addresses')
-        .describe('One per item'),
-      check_domains: z.boolean().default(true).describe('Look up MX records'),
-    }),
-    output: z.object({
-      results: z.array(
-        z.object({
-          input: z.string(),
-          valid: z.boolean().describe('A single, well-formed address'),
-          address: z
-            .string()
-            .nullable()
-            .describe('The address as it would be sent (international domains in punycode)'),
-          allowed: z.boolean().describe('This server may send to it'),
-          problems: z.array(z.string()),
-          domain: z
-            .object({
-              name: z.string(),
-              unicode: z.string(),
-              mail: z.enum(['mx', 'implicit', 'null_mx', 'none', 'unknown', 'not_checked']),
-              hosts: z.array(z.string()),
-              detail: z.string(),
-            })
-            .nullable(),
-        }),
-      ),
-      recipient_rule: z.string(),
-    }),
+    input: () =>
+      z.object({
+        // Sizes are checked, not advertised: each would cost tokens on every turn.
+        addresses: z
+          .array(z.string())
+          .refine((addresses) => addresses.length >= 1 && addresses.length <= 50, '1 to 50 addresses')
+          .describe('One per item'),
+        check_domains: z.boolean().default(true).describe('Look up MX records'),
+      }),
+    output: () =>
+      z.object({
+        results: z.array(
+          z.object({
+            input: z.string(),
+            valid: z.boolean().describe('A single, well-formed address'),
+            address: z
+              .string()
+              .nullable()
+              .describe('The address as it would be sent (international domains in punycode)'),
+            allowed: z.boolean().describe('This server may send to it'),
+            problems: z.array(z.string()),
+            domain: z
+              .object({
+                name: z.string(),
+                unicode: z.string(),
+                mail: z.enum(['mx', 'implicit', 'null_mx', 'none', 'unknown', 'not_checked']),
+                hosts: z.array(z.string()),
+                detail: z.string(),
+              })
+              .nullable(),
+          }),
+        ),
+        recipient_rule: z.string(),
+      }),
+    jsonSchemas: toolJsonSchemas.validate_recipients,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run({ addresses, check_domains: checkDomains }, call) {
       const lookups = new Map<string, Promise<DomainMail>>();
