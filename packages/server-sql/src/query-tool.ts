@@ -1,4 +1,4 @@
-import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
+import { defineTool, onFirstUse, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { SqlEngineKind } from './sql-engine.ts';
 import {
@@ -8,28 +8,33 @@ import {
   runOnDatabase,
   type SqlServerContext,
 } from './sql-server-context.ts';
+import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-/** The `query` tool's result, as advertised in its outputSchema. */
-export const queryOutput: z.ZodObject = z.object({
-  columns: z
-    .array(z.object({ name: z.string(), type: z.string().nullable().describe('Declared type; null for expressions') }))
-    .describe('Result columns in order'),
-  // Checked as an array of anything (rows come from our own query process), advertised as an array of
-  // arrays: validating every value of a 1,000-row result cost 0.13 ms a call, checking each row 0.02 ms.
-  rows: z
-    .array(z.unknown())
-    .meta({ items: { type: 'array' } })
-    .describe(
-      'Rows as arrays in column order. Integers beyond ±2^53 are strings; BLOBs are {type:"blob", bytes, base64} (base64 null when too large); NULL is null',
-    ),
-  row_count: z.number().int(),
-  truncated: z.boolean().describe('True when more rows existed than were returned'),
-  truncated_by: z.enum(['max_rows', 'max_bytes']).optional(),
-  hint: z.string().optional().describe('How to get the rest when truncated'),
-  elapsed_ms: z.number().describe('Time SQLite took to produce and encode the rows, in milliseconds'),
-});
+/** The `query` tool's result, as advertised in its outputSchema; built once, shared with the vetted tools. */
+export const queryOutput: () => z.ZodObject = onFirstUse(() =>
+  z.object({
+    columns: z
+      .array(
+        z.object({ name: z.string(), type: z.string().nullable().describe('Declared type; null for expressions') }),
+      )
+      .describe('Result columns in order'),
+    // Checked as an array of anything (rows come from our own query process), advertised as an array of
+    // arrays: validating every value of a 1,000-row result cost 0.13 ms a call, checking each row 0.02 ms.
+    rows: z
+      .array(z.unknown())
+      .meta({ items: { type: 'array' } })
+      .describe(
+        'Rows as arrays in column order. Integers beyond ±2^53 are strings; BLOBs are {type:"blob", bytes, base64} (base64 null when too large); NULL is null',
+      ),
+    row_count: z.number().int(),
+    truncated: z.boolean().describe('True when more rows existed than were returned'),
+    truncated_by: z.enum(['max_rows', 'max_bytes']).optional(),
+    hint: z.string().optional().describe('How to get the rest when truncated'),
+    elapsed_ms: z.number().describe('Time SQLite took to produce and encode the rows, in milliseconds'),
+  }),
+);
 
 const positionalForms: Record<SqlEngineKind, string> = { sqlite: '?', postgres: '$1, $2…', mysql: '?' };
 
@@ -57,6 +62,7 @@ export function createQueryTool(context: SqlServerContext): Tool {
     description:
       `One read-only ${onlySqlite ? 'SQLite ' : ''}statement (SELECT/WITH/VALUES), values in params. ` +
       'Rows past max_rows are cut and flagged; page with LIMIT/OFFSET.',
+    // Built at definition: its database enum, SQL length and row bounds are this server's options.
     input: z.object({
       database: databaseArgument(context),
       sql: z.string().min(1).max(maxSqlLength),
@@ -76,6 +82,7 @@ export function createQueryTool(context: SqlServerContext): Tool {
       max_rows: z.number().int().min(1).max(maxRows).default(Math.min(100, maxRows)),
     }),
     output: queryOutput,
+    jsonSchemas: toolJsonSchemas.query,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ database, sql, params, max_rows }, call) {
       const json = await runOnDatabase(

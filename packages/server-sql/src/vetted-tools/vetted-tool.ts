@@ -1,10 +1,15 @@
-import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
+import { defineTool, structuredResult, type Tool, ToolError, type ToolJsonSchemas } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { queryOutput } from '../query-tool.ts';
 import { runOnDatabase, type SqlServerContext } from '../sql-server-context.ts';
+import { toolJsonSchemas } from '../tool-json-schemas.ts';
 import type { BoundStatement } from './statement-placeholders.ts';
 import { boundValue, claimName, parameterJsonSchema, parameterSchema } from './vetted-parameter.ts';
 import type { VettedToolDefinition } from './vetted-tools-file.ts';
+
+/** The JSON Schema generated for the result of `query`, which these tools return too. */
+const queryOutputJsonSchemas: ToolJsonSchemas | undefined =
+  toolJsonSchemas.query.output === undefined ? undefined : { output: toolJsonSchemas.query.output };
 
 /** A vetted tool as the server runs it: its definition, the database it reads and its statement in that engine's form. */
 export interface VettedStatement {
@@ -70,6 +75,7 @@ export function createVettedTool(
     input: z.object(shape),
     advertisedInputSchema: advertised,
     output: queryOutput,
+    jsonSchemas: queryOutputJsonSchemas,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(args, call) {
       try {
