@@ -1,6 +1,8 @@
-import { hash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
+const { hash } = process.getBuiltinModule('node:crypto');
 
 /** One line of the audit log: a call, from whom, to what, decided how, and how it ended. */
 export type AuditEntry = {

@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { CallContext } from '@toolshed/mcp-core';
+
+// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
+const { createHash } = process.getBuiltinModule('node:crypto');
 
 /** How long an upstream call waits for its caller to retry with an answer before it is cancelled. */
 export const parkedCallLifetimeMs: number = 5 * 60_000;

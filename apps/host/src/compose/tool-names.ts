@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
+const { createHash } = process.getBuiltinModule('node:crypto');
 
 const valid = /^[A-Za-z0-9_-]{1,64}$/;
 

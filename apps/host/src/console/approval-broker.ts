@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
+const { randomBytes } = process.getBuiltinModule('node:crypto');
 
 /** A call waiting for a human's decision in the console. */
 export interface PendingApproval {

@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { type CallToolResult, createInMemoryTransportPair } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
 import { hostVersion } from '../host-version.ts';
 import { UpstreamSession } from '../upstream/upstream-session.ts';
+
+// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
+const { randomBytes } = process.getBuiltinModule('node:crypto');
 
 /** One call made from the try-it page. */
 export interface ConsoleCall {

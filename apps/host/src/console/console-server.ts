@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, LocalError } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
@@ -25,6 +24,11 @@ import { editArray, readSchemaValue } from './schema-form-values.ts';
 import { serversPage } from './servers-page.ts';
 import { loginPage, tokensPage } from './tokens-page.ts';
 import { callResultPage, findTool, toolListPage, tryItForm } from './try-it-page.ts';
+
+// Built-ins are taken with getBuiltinModule: imported as ES modules, node:crypto and node:http build a facade
+// of every export at start, lazy ones included (node:http's loads Node's whole bundled undici).
+const { randomBytes } = process.getBuiltinModule('node:crypto');
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface ConsoleServerOptions {
   host: Host;

@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
+const { randomBytes, timingSafeEqual } = process.getBuiltinModule('node:crypto');
 
 /** A logged-in browser. */
 export interface ConsoleSession {

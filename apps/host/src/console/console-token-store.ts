@@ -1,6 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
+const { createHash, randomBytes, timingSafeEqual } = process.getBuiltinModule('node:crypto');
 
 /** One token as it is kept: who it is for and its SHA-256, never the token itself. */
 export interface StoredToken {

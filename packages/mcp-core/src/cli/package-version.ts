@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+// Built-ins are taken with getBuiltinModule, not imported: as an ES module import, node:fs builds a facade of
+// every export at start, its lazily loaded parts included (promises, streams, watchers).
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 /** Versions already read, by package.json URL. */
 const versions = new Map<string, string>();

@@ -1,8 +1,10 @@
-import { parseArgs } from 'node:util';
 import { LocalError } from '../errors/local-error.ts';
 import { closestName } from '../options/closest-name.ts';
 import { type CliOptionSpec, type CliSpec, type CliValues, flagName } from './cli-spec.ts';
 import { environmentValue, isUnfilledSetting } from './environment-value.ts';
+
+// Taken with getBuiltinModule: imported as an ES module, node:util builds a facade of every export at start.
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 export type CliCommand<Options extends Record<string, CliOptionSpec>> =
   | { kind: 'help' }

@@ -1,4 +1,5 @@
-import { format } from 'node:util';
+// Taken with getBuiltinModule: imported as an ES module, node:util builds a facade of every export at start.
+const { format } = process.getBuiltinModule('node:util');
 
 /**
  * On stdio, stdout belongs to the protocol: one stray console.log from a

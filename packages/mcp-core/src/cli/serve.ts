@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { LocalError } from '../errors/local-error.ts';
 import type { McpServer } from '../server/create-mcp-server.ts';
 import type { BearerTokenVerifier, HttpAuthOptions } from '../transports/http/auth/http-auth-options.ts';
@@ -6,6 +5,9 @@ import type { HttpServeOptions } from '../transports/http/http-options.ts';
 import { serveHttp } from '../transports/http/serve-http.ts';
 import { redirectConsoleToStderr } from './redirect-console.ts';
 import { serveStdio } from './serve-stdio.ts';
+
+// Taken with getBuiltinModule: imported as an ES module, node:fs builds a facade of every export at start.
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 /** The values of `httpCliOptions`, as parsed. */
 export interface HttpCliValues {
