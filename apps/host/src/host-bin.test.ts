@@ -127,6 +127,36 @@ describe('toolshed bin', () => {
     expect(result.stdout).toMatch(/^ {2}everything_echo/m);
   });
 
+  it("serves tools/list over stdio without loading Node's bundled undici, which only HTTP needs", async () => {
+    const sqlOnly = join(directory, 'sql-only.json');
+    writeFileSync(
+      sqlOnly,
+      JSON.stringify({ mcpServers: { '@toolshed/server-sql': { databases: join(directory, 'shop.db') } } }),
+    );
+    // Reports at exit whether Node loaded undici: an ES module import of node:http does, through its export facade.
+    const probe =
+      'data:text/javascript,process.on("exit",()=>process.stderr.write("undici loaded: "+process.moduleLoadList.includes("NativeModule internal/deps/undici/undici")+"\\n"))';
+    const input = [
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+    ].join('\n');
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--import', probe, bin, 'serve', '--config', sqlOnly],
+        { encoding: 'utf8', env },
+        (_error, out, err) => resolve({ stdout: out, stderr: err }),
+      );
+      child.stdout?.on('data', (chunk: string) => {
+        if (chunk.includes('"id":2')) child.stdin?.end();
+      });
+      child.stdin?.write(`${input}\n`);
+    });
+    expect(stdout).toContain('sql_query');
+    expect(stderr).toContain('undici loaded: false');
+  });
+
   it('exits 1 from tools when no configured server started, naming each and why', async () => {
     const broken = join(directory, 'broken.json');
     writeFileSync(
