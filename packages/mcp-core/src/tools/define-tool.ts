@@ -4,6 +4,7 @@ import type { CallContext } from '../engine/call-context.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { Icon, ToolAnnotations, ToolDescriptor } from '../protocol/mcp-types.ts';
 import type { ToolResult } from '../results/tool-result.ts';
+import { onFirstUse } from './on-first-use.ts';
 import { isZodObject, toToolJsonSchema } from './tool-json-schema.ts';
 
 /** What `run` may return: structured data when the tool has an output schema, else a result or plain text. */
@@ -67,7 +68,10 @@ export interface Tool {
 }
 
 /** The schemas of tools defined with functions: what a generated JSON Schema module is made from. */
-const lazyDefinitions = new WeakMap<Tool, { input?: () => z.ZodObject; output?: () => z.ZodObject }>();
+const lazyDefinitions = new WeakMap<
+  Tool,
+  { input: (() => z.ZodObject) | undefined; output: (() => z.ZodObject) | undefined }
+>();
 
 /**
  * The zod schemas a tool's definition gave as functions, built (each side
@@ -82,17 +86,13 @@ export function lazyToolSchemas(
 
 /** A schema given as a function, called once; what it returns is checked to be a zod object schema. */
 function builtOnce(schema: () => unknown, where: string): () => z.ZodObject {
-  let built: z.ZodObject | undefined;
-  return () => {
-    if (built === undefined) {
-      const value = schema();
-      if (!isZodObject(value)) {
-        throw new LocalError('tool_definition_invalid', `${where} must be a zod object schema (z.object({...}))`);
-      }
-      built = value;
+  return onFirstUse(() => {
+    const value = schema();
+    if (!isZodObject(value)) {
+      throw new LocalError('tool_definition_invalid', `${where} must be a zod object schema (z.object({...}))`);
     }
-    return built;
-  };
+    return value;
+  });
 }
 
 function checkJsonSchemas(jsonSchemas: ToolJsonSchemas, name: string, hasOutput: boolean): void {
@@ -170,10 +170,7 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
     run: definition.run as Tool['run'],
   });
   if (lazyInput !== undefined || lazyOutput !== undefined) {
-    const lazy: { input?: () => z.ZodObject; output?: () => z.ZodObject } = {};
-    if (lazyInput !== undefined) lazy.input = lazyInput;
-    if (lazyOutput !== undefined) lazy.output = lazyOutput;
-    lazyDefinitions.set(tool, lazy);
+    lazyDefinitions.set(tool, { input: lazyInput, output: lazyOutput });
   }
   return tool;
 }

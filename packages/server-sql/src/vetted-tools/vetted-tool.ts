@@ -1,4 +1,4 @@
-import { defineTool, structuredResult, type Tool, ToolError, type ToolJsonSchemas } from '@toolshed/mcp-core';
+import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { queryOutput } from '../query-tool.ts';
 import { runOnDatabase, type SqlServerContext } from '../sql-server-context.ts';
@@ -6,10 +6,6 @@ import { toolJsonSchemas } from '../tool-json-schemas.ts';
 import type { BoundStatement } from './statement-placeholders.ts';
 import { boundValue, claimName, parameterJsonSchema, parameterSchema } from './vetted-parameter.ts';
 import type { VettedToolDefinition } from './vetted-tools-file.ts';
-
-/** The JSON Schema generated for the result of `query`, which these tools return too. */
-const queryOutputJsonSchemas: ToolJsonSchemas | undefined =
-  toolJsonSchemas.query.output === undefined ? undefined : { output: toolJsonSchemas.query.output };
 
 /** A vetted tool as the server runs it: its definition, the database it reads and its statement in that engine's form. */
 export interface VettedStatement {
@@ -75,7 +71,8 @@ export function createVettedTool(
     input: z.object(shape),
     advertisedInputSchema: advertised,
     output: queryOutput,
-    jsonSchemas: queryOutputJsonSchemas,
+    // The result is query's, so is its generated JSON Schema; the input shown is advertisedInputSchema.
+    jsonSchemas: toolJsonSchemas.query,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(args, call) {
       try {
