@@ -1,0 +1,2 @@
+/** The state store: one contract, two engines. */
+export const stateStoreEngines: readonly string[] = ['sqlite', 'postgres'];
