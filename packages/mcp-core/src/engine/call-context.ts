@@ -19,6 +19,11 @@ export type ElicitOutcome<Content> =
 export interface ConfirmOutcome {
   /** True only when the user explicitly said yes. */
   confirmed: boolean;
+  /**
+   * What the client did with the question. `accept` without `confirmed`: the
+   * user answered, but not with a yes — an unchecked box, or an answer that
+   * does not fit the question. `unavailable`: nobody could be asked.
+   */
   action: ElicitOutcome<unknown>['action'];
 }
 
@@ -70,7 +75,10 @@ export interface CallContext {
   log(level: LogLevel, data: unknown, logger?: string): void;
   /** Asks the user to fill in a form. */
   elicit<Shape extends z.ZodObject>(request: ElicitRequest<Shape>): Promise<ElicitOutcome<z.output<Shape>>>;
-  /** Asks the user a yes/no question; anything but an explicit yes is a no. */
+  /**
+   * Asks the user a yes/no question; anything but an explicit yes is a no,
+   * including an answer that does not fit the question.
+   */
   confirm(message: string): Promise<ConfirmOutcome>;
   /**
    * Asks the client's model for a completion (`sampling/createMessage`).

@@ -61,6 +61,17 @@ function refuse(reason: string): never {
   );
 }
 
+/** Puts the question to the user; when the client cannot ask, `fail` ends the call with an error the model sees. */
+async function askForm(
+  ask: AskUser,
+  policy: ElicitationUnavailablePolicy,
+  request: ElicitRequest<z.ZodObject>,
+): Promise<ElicitOutcome<unknown>> {
+  const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema), request.key);
+  if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
+  return outcome;
+}
+
 /**
  * A context's `elicit`, from an era's way of asking. The answer is validated
  * against the form; when the client cannot ask, the server's policy decides:
@@ -72,8 +83,7 @@ export async function elicitForm<Shape extends z.ZodObject>(
   policy: ElicitationUnavailablePolicy,
   request: ElicitRequest<Shape>,
 ): Promise<ElicitOutcome<z.output<Shape>>> {
-  const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema), request.key);
-  if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
+  const outcome = await askForm(ask, policy, request);
   if (outcome.action !== 'accept') return outcome;
   const parsed = request.schema.safeParse(outcome.content ?? {});
   if (!parsed.success) {
@@ -82,13 +92,20 @@ export async function elicitForm<Shape extends z.ZodObject>(
   return { action: 'accept', content: parsed.data };
 }
 
-/** A context's `confirm`: a yes/no form where only an explicit yes confirms. */
+/**
+ * A context's `confirm`: a yes/no form where only an explicit yes confirms.
+ * An accepted answer that does not fit the question (`{"confirm": true}`,
+ * `{"confirmed": "yes"}`) is an answer that is not a yes — `accept`, not
+ * confirmed — rather than an error, so the caller can tell it from a client
+ * that could not ask.
+ */
 export async function confirmAction(
   ask: AskUser,
   policy: ElicitationUnavailablePolicy,
   message: string,
 ): Promise<ConfirmOutcome> {
   confirmSchema ??= z.object({ confirmed: z.boolean().describe('Check to allow this action') });
-  const outcome = await elicitForm(ask, policy, { message, schema: confirmSchema });
-  return { confirmed: outcome.action === 'accept' && outcome.content.confirmed === true, action: outcome.action };
+  const outcome = await askForm(ask, policy, { message, schema: confirmSchema });
+  const answer = outcome.action === 'accept' ? confirmSchema.safeParse(outcome.content ?? {}).data : undefined;
+  return { confirmed: answer?.confirmed === true, action: outcome.action };
 }

@@ -4,6 +4,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createFixtureServer } from '../__fixtures__/fixture-tools.ts';
 import { connectInMemory } from '../testing/connect-in-memory.ts';
+import { connectTestClient } from '../testing/connect-test-client.ts';
 
 function elicitingClient(answer: (params: { message: string; requestedSchema: unknown }) => Record<string, unknown>) {
   const client = new ClientV1({ name: 't', version: '1' }, { capabilities: { elicitation: { form: {} } } });
@@ -25,6 +26,16 @@ describe('confirm', () => {
       { action: 'accept', content: { confirmed: false } },
       { confirmed: false, action: 'accept' },
     ],
+    // Answers that do not fit the question: answered, but not a yes — not an error, not "cannot ask".
+    [
+      { action: 'accept', content: { confirm: true } },
+      { confirmed: false, action: 'accept' },
+    ],
+    [
+      { action: 'accept', content: { confirmed: 'yes' } },
+      { confirmed: false, action: 'accept' },
+    ],
+    [{ action: 'accept' }, { confirmed: false, action: 'accept' }],
     [{ action: 'decline' }, { confirmed: false, action: 'decline' }],
     [{ action: 'cancel' }, { confirmed: false, action: 'cancel' }],
   ])('turns the answer %j into %j', async (answer, expected) => {
@@ -44,6 +55,25 @@ describe('confirm', () => {
     ]);
     expect(recording.specViolations()).toEqual([]);
   });
+
+  it.each(['v2-legacy', 'v2-modern'] as const)(
+    '%s client: an answer that does not fit the question is answered-but-not-a-yes, in either era',
+    async (kind) => {
+      const server = createFixtureServer();
+      const client = await connectTestClient(
+        { server },
+        { client: kind, transport: 'memory', onElicit: () => ({ action: 'accept', content: { confirm: true } }) },
+      );
+      try {
+        const result = await client.callTool('confirm_delete', { target: 'notes.txt' });
+        expect(result.structuredContent).toEqual({ confirmed: false, action: 'accept' });
+        expect(client.recording.specViolations()).toEqual([]);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    },
+  );
 
   it('fails the call clearly when the client cannot ask, by default', async () => {
     const client = new ClientV1({ name: 't', version: '1' });
