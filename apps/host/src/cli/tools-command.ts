@@ -27,7 +27,10 @@ export function formatToolTable(host: Host): string {
     for (const row of rows) {
       const hints = flags.filter(([key]) => row.annotations?.[key] === true).map(([, label]) => label);
       if (row.approval) hints.push('asks first');
-      const renamed = row.renamed === undefined ? '' : ` (renamed: ${row.renamed.wanted} is ${row.renamed.heldBy}'s)`;
+      const renamed =
+        row.renamed === undefined
+          ? ''
+          : ` (renamed: ${row.renamed.wanted} is also wanted by ${row.renamed.sharedWith.join(', ')})`;
       lines.push(`  ${row.tool.padEnd(width)}  ${hints.join(', ')}${renamed}`.trimEnd());
     }
   }
@@ -36,8 +39,9 @@ export function formatToolTable(host: Host): string {
 
 /**
  * What `toolshed tools` says on stderr about servers that did not start,
- * and its exit code: 1 when servers were configured and none started (a
- * table of nothing is not a success), else 0.
+ * and its exit code: 1 when any configured server did not start, as
+ * `toolshed selftest` fails then too — a table that leaves out a broken
+ * server is not a success, and scripts that check the exit code must see it.
  */
 export function startFailures(host: Host): { message: string | undefined; exitCode: number } {
   const failed = host.upstreams.filter((upstream) => upstream.state !== 'up');
@@ -45,5 +49,5 @@ export function startFailures(host: Host): { message: string | undefined; exitCo
   const names = failed.map((upstream) => `${upstream.entry.name} (${upstream.lastError ?? upstream.state})`).join('; ');
   return failed.length === host.upstreams.length
     ? { message: `no server started: ${names}`, exitCode: 1 }
-    : { message: `${failed.length} of ${host.upstreams.length} servers did not start: ${names}`, exitCode: 0 };
+    : { message: `${failed.length} of ${host.upstreams.length} servers did not start: ${names}`, exitCode: 1 };
 }

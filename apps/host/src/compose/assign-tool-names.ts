@@ -1,48 +1,70 @@
+import { nameDigest } from './tool-names.ts';
+
 /** One upstream tool that wants a composed name. */
 export interface NameClaim<Owner> {
   owner: Owner;
   /** The composed name it would get alone (`composedToolName`). */
   name: string;
+  /**
+   * What the claim stands for, whatever the config order: `<server>/<tool>`,
+   * the server's name and the tool's own name. A claim that cannot keep
+   * `name` is named from it.
+   */
+  identity: string;
 }
 
-/** A claim with the name it gets, and, when that is not the name it wanted, whose claim took it. */
+/** A claim with the name it gets, and, when that is not the name it wanted, the other claims that wanted it too. */
 export type AssignedName<Owner, Claim extends NameClaim<Owner>> = Claim & {
   exposedName: string;
-  /** The earlier claim that holds `name`; undefined when the claim got its own name. */
-  collidesWith: Claim | undefined;
+  /** The other claims on `name`, in the order given; empty when the claim got its own name. */
+  sharedWith: Claim[];
 };
 
 const maxNameLength = 64;
 
+/** `name` with `-` and a digest of `identity`, cut to stay within 64 characters. */
+function withDigest(name: string, identity: string, attempt: number): string {
+  const suffix = `-${nameDigest(attempt === 0 ? identity : `${identity}#${attempt}`)}`;
+  return `${name.slice(0, maxNameLength - suffix.length)}${suffix}`;
+}
+
 /**
- * Gives every claim a distinct name, in the order the claims come (config
- * order, then each server's own tool order), so the outcome is the same on
- * every start. The first claim of a name keeps it; a later one gets the name
- * with the separator and the first free number from 2 on (`a_b_c_2`), cut
- * so it stays within 64 characters. Names that a claim wants as its own
- * are never given to another as a numbered one, so a server's tool called
- * `x_2` keeps its name whatever else collides on `x`.
+ * Gives every claim a distinct name that depends on the claims themselves,
+ * never on their order, so reordering the config cannot move a name from
+ * one server's tool to another's. A name only one claim wants is its own.
+ * A name two or more claims want is given to none of them: each gets the
+ * name with `-` and the first 8 hex digits of the SHA-256 of its identity
+ * (`a_b_c-1c0f3a9e`), cut to stay within 64 characters — so while they
+ * collide, the plain name calls nothing rather than whichever came first.
+ * Names that claims want as their own are never given out as digested ones.
  *
  * @example
- * assignToolNames([{ owner: 'a', name: 'a_b_c' }, { owner: 'a_b', name: 'a_b_c' }], '_');
- * // a keeps a_b_c; a_b's tool becomes a_b_c_2
+ * assignToolNames([
+ *   { owner: 'a', name: 'a_b_c', identity: 'a/b_c' },
+ *   { owner: 'a_b', name: 'a_b_c', identity: 'a_b/c' },
+ * ]);
+ * // a's b_c is a_b_c-<digest of "a/b_c">, a_b's c is a_b_c-<digest of "a_b/c">, in either order
  */
 export function assignToolNames<Owner, Claim extends NameClaim<Owner>>(
   claims: readonly Claim[],
-  separator: string,
 ): AssignedName<Owner, Claim>[] {
-  const holders = new Map<string, Claim>();
-  for (const claim of claims) if (!holders.has(claim.name)) holders.set(claim.name, claim);
-  const taken = new Set(holders.keys());
+  const wanting = new Map<string, Claim[]>();
+  for (const claim of claims) {
+    const wanted = wanting.get(claim.name);
+    if (wanted === undefined) wanting.set(claim.name, [claim]);
+    else wanted.push(claim);
+  }
+  const taken = new Set(wanting.keys());
   return claims.map((claim) => {
-    const holder = holders.get(claim.name);
-    if (holder === claim) return { ...claim, exposedName: claim.name, collidesWith: undefined };
-    let exposedName = claim.name;
-    for (let number = 2; taken.has(exposedName); number++) {
-      const suffix = `${separator}${number}`;
-      exposedName = `${claim.name.slice(0, maxNameLength - suffix.length)}${suffix}`;
+    const sharedWith = (wanting.get(claim.name) ?? []).filter((other) => other !== claim);
+    if (sharedWith.length === 0) return { ...claim, exposedName: claim.name, sharedWith };
+    // Another attempt only when the digested name is already someone's: a tool that wants it as its own, or the
+    // same tool listed twice by its server.
+    let exposedName = withDigest(claim.name, claim.identity, 0);
+    for (let attempt = 1; taken.has(exposedName); attempt++) {
+      exposedName = withDigest(claim.name, claim.identity, attempt);
     }
     taken.add(exposedName);
-    return { ...claim, exposedName, collidesWith: holder };
+    return { ...claim, exposedName, sharedWith };
   });
 }

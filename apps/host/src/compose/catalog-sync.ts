@@ -51,7 +51,7 @@ function reconcile<Entry extends Exposed>(
 /**
  * The prompts, resources and resource templates of every upstream on the
  * host, named as tools are: prompts `<prefix><separator><name>` with the
- * same rules and collision numbering; templates and resources keep their
+ * same rules and the same names for collisions; templates and resources keep their
  * URIs (links in results point at them) with prefixed names. Two servers
  * with the same resource URI: the first in config order serves it. While a
  * server is down its entries are withdrawn, and its names stay reserved.
@@ -88,9 +88,9 @@ export function createCatalogSync(options: CatalogSyncOptions): { sync(upstreams
             owner,
             descriptor,
             name: composedToolName(prefixOf(owner), separator, descriptor.name),
+            identity: `${owner.entry.name}/${descriptor.name}`,
           })),
         ),
-        separator,
       );
       reconcile(
         prompts,
@@ -98,10 +98,11 @@ export function createCatalogSync(options: CatalogSyncOptions): { sync(upstreams
         (name) => server.removePrompt(name),
         (name, entry) => {
           server.addPrompt(createProxyPrompt(entry.owner, entry.descriptor, name));
-          if (entry.collidesWith !== undefined) {
+          if (entry.sharedWith.length > 0) {
+            const others = entry.sharedWith.map((other) => `${other.owner.entry.name}'s ${other.descriptor.name}`);
             once(
-              `prompt ${entry.owner.entry.name}/${entry.descriptor.name}`,
-              `[${entry.owner.entry.name}] prompt ${entry.descriptor.name} is named ${name}: ${entry.name} is ${entry.collidesWith.owner.entry.name}'s, earlier in the config`,
+              `prompt ${entry.identity}`,
+              `[${entry.owner.entry.name}] prompt ${entry.descriptor.name} is named ${name}: ${entry.name} is also wanted by ${others.join(', ')}`,
             );
           }
         },
@@ -113,9 +114,9 @@ export function createCatalogSync(options: CatalogSyncOptions): { sync(upstreams
             owner,
             descriptor,
             name: join(prefixOf(owner), descriptor.name),
+            identity: `${owner.entry.name}/${descriptor.name}`,
           })),
         ),
-        separator,
       );
       reconcile(
         templates,

@@ -3,6 +3,11 @@ const { createHash } = process.getBuiltinModule('node:crypto');
 
 const valid = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** The first 8 hex digits of the SHA-256 of `text`: what shortened and disambiguated names end in. */
+export function nameDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
 /**
  * The name a client sees for an upstream tool: `prefix`, the separator, the
  * tool's own name. When that is not a valid MCP tool name (too long, or with
@@ -16,7 +21,7 @@ const valid = /^[A-Za-z0-9_-]{1,64}$/;
 export function composedToolName(prefix: string, separator: string, tool: string): string {
   const full = prefix === '' ? tool : `${prefix}${separator}${tool}`;
   if (valid.test(full)) return full;
-  const digest = createHash('sha256').update(full).digest('hex').slice(0, 8);
+  const digest = nameDigest(full);
   const cleaned = full.replace(/[^A-Za-z0-9_-]+/g, '_');
   return `${cleaned.slice(0, 64 - digest.length - 1)}-${digest}`;
 }

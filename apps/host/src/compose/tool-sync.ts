@@ -18,8 +18,11 @@ export type HostToolRow = {
   upstreamTool: string;
   annotations: ToolAnnotations | undefined;
   approval: boolean;
-  /** Set when the name the tool would have had is an earlier server's: that name and that server. */
-  renamed?: { wanted: string; heldBy: string } | undefined;
+  /**
+   * Set when other servers' tools want the name this tool would have had, so
+   * none of them has it: that name, and those servers.
+   */
+  renamed?: { wanted: string; sharedWith: string[] } | undefined;
 };
 
 export interface ToolSyncOptions {
@@ -37,7 +40,10 @@ export interface ToolSyncOptions {
   hostApprovalMode?: (() => ApprovalMode) | undefined;
 }
 
-type AssignedTool = AssignedName<Upstream, { owner: Upstream; descriptor: ToolDescriptor; name: string }>;
+type AssignedTool = AssignedName<
+  Upstream,
+  { owner: Upstream; descriptor: ToolDescriptor; name: string; identity: string }
+>;
 
 function visible(tool: string, settings: Upstream['entry']['tools']): boolean {
   if (settings?.allow !== undefined && !settings.allow.some((pattern) => matchesPattern(tool, pattern))) return false;
@@ -46,7 +52,7 @@ function visible(tool: string, settings: Upstream['entry']['tools']): boolean {
 
 /**
  * The host's tools, kept in step with its upstreams: every known tool is
- * named in config order (`assignToolNames`), and the shelf gains and loses
+ * named, whatever the config order (`assignToolNames`), and the shelf gains and loses
  * proxies to match (with the full tool list, clients hear it as
  * tools/list_changed). A
  * server that is down keeps its names reserved (its tools as last listed),
@@ -74,9 +80,10 @@ export function createToolSync(options: ToolSyncOptions): {
             owner: upstream,
             descriptor,
             name: composedToolName(upstream.entry.prefix ?? upstream.entry.name, separator, descriptor.name),
+            identity: `${upstream.entry.name}/${descriptor.name}`,
           })),
       );
-      assigned = assignToolNames(claims, separator);
+      assigned = assignToolNames(claims);
       const next = new Map(
         assigned.filter((tool) => tool.owner.state === 'up').map((tool) => [tool.exposedName, tool] as const),
       );
@@ -103,12 +110,12 @@ export function createToolSync(options: ToolSyncOptions): {
           }),
         });
         exposed.set(name, tool);
-        const holder = tool.collidesWith;
-        const report = `${upstream.entry.name}/${descriptor.name}=${name}`;
-        if (holder !== undefined && !reported.has(report)) {
+        const report = `${tool.identity}=${name}`;
+        if (tool.sharedWith.length > 0 && !reported.has(report)) {
           reported.add(report);
+          const others = tool.sharedWith.map((other) => `${other.owner.entry.name}'s ${other.descriptor.name}`);
           log(
-            `[${upstream.entry.name}] tool ${descriptor.name} is named ${name}: ${tool.name} is ${holder.owner.entry.name}'s ${holder.descriptor.name}, earlier in the config`,
+            `[${upstream.entry.name}] tool ${descriptor.name} is named ${name}: ${tool.name} is also wanted by ${others.join(', ')} (a "prefix" on one of the servers gives plain names)`,
           );
         }
       }
@@ -116,14 +123,16 @@ export function createToolSync(options: ToolSyncOptions): {
     rows() {
       return assigned
         .filter((tool) => tool.owner.tools.includes(tool.descriptor))
-        .map(({ owner: upstream, descriptor, name, exposedName, collidesWith }) => ({
+        .map(({ owner: upstream, descriptor, name, exposedName, sharedWith }) => ({
           server: upstream.entry.name,
           state: upstream.state,
           tool: exposedName,
           upstreamTool: descriptor.name,
           annotations: descriptor.annotations,
           approval: approvalRequirement(descriptor.name, descriptor.annotations, upstream.entry.approval).required,
-          ...(collidesWith === undefined ? {} : { renamed: { wanted: name, heldBy: collidesWith.owner.entry.name } }),
+          ...(sharedWith.length === 0
+            ? {}
+            : { renamed: { wanted: name, sharedWith: sharedWith.map((other) => other.owner.entry.name) } }),
         }));
     },
   };
