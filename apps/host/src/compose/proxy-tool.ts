@@ -271,12 +271,20 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
               return { confirmed: false, action: 'unavailable' };
             });
           if (!decision.confirmed) {
+            // `accept` without a yes: the user answered, but not with a yes (an unchecked box, or an answer that
+            // does not fit the question). A refusal like a decline, not a client that cannot ask.
             approval =
-              decision.action === 'decline' ? 'declined' : decision.action === 'cancel' ? 'cancelled' : 'unavailable';
+              decision.action === 'decline' || decision.action === 'accept'
+                ? 'declined'
+                : decision.action === 'cancel'
+                  ? 'cancelled'
+                  : 'unavailable';
             const message =
               decision.action === 'unavailable'
                 ? `${exposedName} needs a human's approval, and this client cannot ask for it; it was not run. Use a client that supports elicitation, or ask the operator${mode === 'elicit' ? '' : ' to start the host with --console, where a human can approve it'}.`
-                : `The user ${decision.action === 'decline' ? 'declined' : 'dismissed'} ${exposedName}; it was not run. Do not retry unless the user asks.`;
+                : decision.action === 'accept'
+                  ? `The user's answer to the approval question was not a yes; ${exposedName} was not run. Do not retry unless the user asks.`
+                  : `The user ${decision.action === 'decline' ? 'declined' : 'dismissed'} ${exposedName}; it was not run. Do not retry unless the user asks.`;
             finish('refused', message);
             return toolError(message);
           }
