@@ -2,7 +2,7 @@ import { defineConfig, type RolldownOptions } from 'rolldown';
 
 // One file per entry point; the engines' drivers stay external and load on first use.
 const config: RolldownOptions = defineConfig({
-  input: { index: 'src/index.ts' },
+  input: { index: 'src/index.ts', testing: 'src/testing.ts' },
   platform: 'node',
   external: [/^node:/, /^@toolshed\//, 'better-sqlite3', 'pg'],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
