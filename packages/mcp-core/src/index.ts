@@ -123,7 +123,7 @@ export type {
   StaticBearerToken,
   TokenHolder,
 } from './transports/http/auth/http-auth-options.ts';
-export type { HttpServeOptions } from './transports/http/http-options.ts';
+export type { HttpServeOptions, Readiness } from './transports/http/http-options.ts';
 export { hostName as hostHeaderName, isLoopbackAddress } from './transports/http/origin-guard.ts';
 export { type HttpServerHandle, serveHttp } from './transports/http/serve-http.ts';
 export { createInMemoryTransportPair } from './transports/in-memory-transport.ts';

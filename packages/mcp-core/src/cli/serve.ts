@@ -98,7 +98,7 @@ export async function serve(
   server: McpServer,
   values: HttpCliValues,
   env: Readonly<Record<string, string | undefined>> = process.env,
-  extra: { verifyToken?: BearerTokenVerifier } = {},
+  extra: { verifyToken?: BearerTokenVerifier; readiness?: HttpServeOptions['readiness'] } = {},
 ): Promise<void> {
   if (values.http === undefined) {
     await serveStdio(server);
@@ -109,6 +109,7 @@ export async function serve(
   if (options.auth !== undefined && extra.verifyToken !== undefined) {
     options.auth = { ...options.auth, verifyToken: extra.verifyToken };
   }
+  if (extra.readiness !== undefined) options.readiness = extra.readiness;
   let http: Awaited<ReturnType<typeof serveHttp>>;
   try {
     http = await serveHttp(server, options);

@@ -59,7 +59,16 @@ export interface HttpServeOptions {
   auth?: HttpAuthOptions;
   /** Serve without auth on a non-loopback address. Anyone who can reach the port can call every tool. */
   allowInsecureNoAuth?: boolean;
+  /**
+   * Whether the server can serve calls now, for `GET /readyz` (200, or 503
+   * with the reason): a load balancer sends traffic elsewhere meanwhile.
+   * `GET /healthz` answers 200 while the process serves at all. Default: ready.
+   */
+  readiness?: () => Promise<Readiness>;
 }
+
+/** What `/readyz` answers. */
+export type Readiness = { ready: true } | { ready: false; reason: string };
 
 export interface ResolvedHttpOptions {
   host: string;

@@ -8,7 +8,7 @@ import { legacyProtocolVersions } from '../../protocol/protocol-version.ts';
 import type { McpServer } from '../../server/create-mcp-server.ts';
 import { type Authenticator, createAuthenticator } from './auth/authenticator.ts';
 import { HttpErrorCode, writeJsonRpcError } from './http-error.ts';
-import { type HttpServeOptions, resolveHttpOptions } from './http-options.ts';
+import { type HttpServeOptions, type Readiness, resolveHttpOptions } from './http-options.ts';
 import { answerPreflight, corsHeaders, headerValue } from './http-request-headers.ts';
 import { LegacyHttpEndpoint } from './legacy-http-endpoint.ts';
 import { type ModernStreams, serveModernPost } from './modern-http-exchange.ts';
@@ -137,6 +137,11 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
       serveMetadata(request, response, authenticator);
       return;
     }
+    // Probes carry no credentials, and answer nothing a caller could use: whether this replica serves.
+    if ((pathname === '/healthz' || pathname === '/readyz') && pathname !== config.path) {
+      await answerProbe(request, response, pathname === '/readyz' ? options.readiness : undefined);
+      return;
+    }
     if (pathname !== config.path) {
       writeJsonRpcError(response, 404, HttpErrorCode.Refused, `Not found: the MCP endpoint is ${config.path}`);
       return;
@@ -250,4 +255,30 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
       await stopped;
     },
   };
+}
+
+/** `/healthz` (alive) and `/readyz` (ready for calls), as JSON: 200, or 503 with the reason. */
+async function answerProbe(
+  request: IncomingMessage,
+  response: ServerResponse,
+  readiness: (() => Promise<Readiness>) | undefined,
+): Promise<void> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response
+      .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' })
+      .end('{"status":"method not allowed"}');
+    return;
+  }
+  let state: Readiness = { ready: true };
+  if (readiness !== undefined) {
+    try {
+      state = await readiness();
+    } catch (error) {
+      state = { ready: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  const body = JSON.stringify(state.ready ? { status: 'ok' } : { status: 'unavailable', reason: state.reason });
+  response
+    .writeHead(state.ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    .end(request.method === 'HEAD' ? undefined : body);
 }
