@@ -37,6 +37,7 @@ export type {
   JsonRpcSuccessResponse,
 } from './messages/jsonrpc-message.ts';
 export type { ModernExchange } from './modern/answer-modern-request.ts';
+export type { RequestStateLedger } from './modern/request-state.ts';
 export { closestName } from './options/closest-name.ts';
 export { limitOption } from './options/limit-option.ts';
 export type { OptionMeta } from './options/option-meta.ts';

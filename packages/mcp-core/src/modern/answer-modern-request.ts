@@ -2,7 +2,7 @@ import type { AuthInfo } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
 import type { ServerCore } from '../engine/server-core.ts';
-import { methodNotFound } from '../errors/common-protocol-errors.ts';
+import { invalidParams, methodNotFound } from '../errors/common-protocol-errors.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type {
@@ -18,13 +18,15 @@ import { type InputRequiredResult, InputRound } from './input-round.ts';
 import { ModernRequestContext } from './modern-request-context.ts';
 import { type CacheHints, completeModernResult } from './modern-result.ts';
 import { readRequestMeta } from './request-meta.ts';
-import type { RequestStateSeal } from './request-state.ts';
+import type { RequestStateLedger, RequestStatePayload, RequestStateSeal } from './request-state.ts';
 import { agreeFilter, serveSubscription } from './subscription-listen.ts';
 
 /** What every 2026-era request of one server shares. */
 export interface ModernServices {
   readonly core: ServerCore;
   readonly seal: RequestStateSeal;
+  /** Where each accepted requestState is spent, so that it is accepted once. */
+  readonly ledger: RequestStateLedger;
   readonly cacheHints: CacheHints;
   /** Aborted when the server closes: open subscriptions end gracefully. */
   readonly closing: AbortSignal;
@@ -130,6 +132,7 @@ async function answer(
 
   const principal = exchange.auth?.subject ?? '';
   const round = mayAskClient.has(method) ? InputRound.open(services.seal, method, params, principal) : undefined;
+  if (round?.state !== undefined) await spendState(services.ledger, round.state);
   const attempt = new AbortController();
   const stop = () => attempt.abort(exchange.signal.reason);
   exchange.signal.addEventListener('abort', stop, { once: true });
@@ -163,4 +166,23 @@ async function answer(
     progress.finish();
     exchange.signal.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * A state is accepted once: a replay of one that carried a yes must not run
+ * the call again, on this replica or any other sharing the ledger. State
+ * sealed before nonces existed has none and is accepted as before.
+ */
+async function spendState(ledger: RequestStateLedger, state: RequestStatePayload): Promise<void> {
+  if (state.nonce === undefined) return;
+  let first: boolean;
+  try {
+    first = await ledger.spend(state.nonce, state.expiresAt);
+  } catch (error) {
+    throw new ProtocolError(
+      JsonRpcErrorCode.InternalError,
+      `requestState could not be checked against replays (${error instanceof Error ? error.message : String(error)}); try again shortly`,
+    );
+  }
+  if (!first) throw invalidParams('Invalid params: requestState was already used; send the request again without it');
 }

@@ -56,6 +56,8 @@ export class InputRound {
   readonly #request: () => string;
   readonly #principal: string;
   readonly #remembered: Readonly<Record<string, RememberedAnswer>>;
+  /** The state this attempt was retried with, if any. */
+  readonly state: RequestStatePayload | undefined;
   readonly #responses: Record<string, unknown>;
   /** Answers used in this attempt, to carry into the next round's state. */
   readonly #answered = new Map<string, RememberedAnswer>();
@@ -75,6 +77,7 @@ export class InputRound {
     this.#request = request;
     this.#principal = principal;
     this.#remembered = state?.answers ?? {};
+    this.state = state;
     this.#responses = responses ?? {};
     this.#ended = new Promise((resolve) => {
       this.#end = resolve;

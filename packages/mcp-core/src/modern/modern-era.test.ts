@@ -216,6 +216,59 @@ describe('user input over multi round-trip requests', () => {
     expect(peer.recording.specViolations()).toEqual([]);
   });
 
+  it('accepts a requestState once: a replay of an approving retry is refused, on this server and on a replica sharing the ledger', async () => {
+    const spent = new Set<string>();
+    const ledger = {
+      async spend(nonce: string) {
+        if (spent.has(nonce)) return false;
+        spent.add(nonce);
+        return true;
+      },
+    };
+    const replicaEffects: string[] = [];
+    const replica = () =>
+      createFixtureServer({
+        requestStateKey: 'shared-replica-key',
+        requestStateLedger: ledger,
+        tools: [
+          defineTool({
+            name: 'delete_file',
+            description: 'Deletes after the user confirms',
+            input: z.object({ path: z.string() }),
+            async run({ path }, context) {
+              if (!(await context.confirm(`Delete ${path}?`)).confirmed) throw new ToolError('Not deleted');
+              replicaEffects.push(path);
+              return `deleted ${path}`;
+            },
+          }),
+        ],
+      });
+    const [one, two] = [replica(), replica()];
+    const [first, second] = [await connectRawPeer(one), await connectRawPeer(two)];
+    const capabilities = { elicitation: { form: {} } };
+    const asked = await first.request('tools/call', {
+      name: 'delete_file',
+      arguments: { path: 'once.txt' },
+      _meta: meta(capabilities),
+    });
+    const { inputRequests, requestState } = asked.result as { inputRequests: object; requestState: string };
+    const retry = {
+      name: 'delete_file',
+      arguments: { path: 'once.txt' },
+      inputResponses: { [Object.keys(inputRequests)[0] as string]: { action: 'accept', content: { confirmed: true } } },
+      requestState,
+      _meta: meta(capabilities),
+    };
+    expect(textOf((await first.request('tools/call', retry)).result as never)).toBe('deleted once.txt');
+    for (const peer of [first, second]) {
+      const replay = await peer.request('tools/call', retry);
+      expect(replay.error).toMatchObject({ code: -32602, message: expect.stringContaining('already used') });
+    }
+    expect(replicaEffects).toEqual(['once.txt']);
+    await one.close();
+    await two.close();
+  });
+
   it('answers -32021 when a request needs a capability the client did not declare', async () => {
     const peer = await connectRawPeer(server);
     const response = await peer.request('tools/call', { name: 'delete_file', arguments: { path: 'x' }, _meta: meta() });

@@ -18,6 +18,8 @@ export interface RequestStatePayload {
   readonly expiresAt: number;
   /** Answers from earlier rounds, by input key. */
   readonly answers: Readonly<Record<string, RememberedAnswer>>;
+  /** Unique to this state: a state is accepted once, so a replay of one that carries answers is refused. */
+  readonly nonce?: string;
 }
 
 /**
@@ -44,7 +46,10 @@ export class RequestStateSeal {
   }
 
   seal(payload: RequestStatePayload): string {
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const body = Buffer.from(JSON.stringify({ ...payload, nonce: randomBytes(16).toString('base64url') })).toString(
+      'base64url',
+    );
     return `${body}.${this.#sign(body)}`;
   }
 
@@ -90,4 +95,34 @@ export function digestOf(value: unknown): string {
     .update(JSON.stringify(value) ?? '')
     .digest('base64url')
     .slice(0, 22);
+}
+
+/**
+ * Where spent `requestState` nonces are recorded. Replicas behind one load
+ * balancer share one (a host's state store), so that a state replayed to
+ * another replica is refused there too.
+ */
+export interface RequestStateLedger {
+  /** True the first time a nonce is spent, false on every replay. */
+  spend(nonce: string, expiresAt: number): Promise<boolean>;
+}
+
+/** The ledger of one process: nonces kept until their state expires, at most `limit` of them. */
+export function createMemoryRequestStateLedger(limit = 100_000): RequestStateLedger {
+  const spent = new Map<string, number>();
+  return {
+    async spend(nonce, expiresAt) {
+      if (spent.has(nonce)) return false;
+      const now = Date.now();
+      if (spent.size >= limit) {
+        // Insertion order is expiry order, near enough: states live the same time from when they were sealed.
+        for (const [old, expiry] of spent) {
+          if (expiry > now && spent.size < limit) break;
+          spent.delete(old);
+        }
+      }
+      spent.set(nonce, expiresAt);
+      return true;
+    },
+  };
 }

@@ -5,7 +5,7 @@ import { invalidParams } from '../errors/common-protocol-errors.ts';
 import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcRequest, JsonRpcResponse } from '../messages/jsonrpc-message.ts';
 import { answerModernRequest, type ModernExchange, type ModernServices } from '../modern/answer-modern-request.ts';
-import { RequestStateSeal } from '../modern/request-state.ts';
+import { createMemoryRequestStateLedger, type RequestStateLedger, RequestStateSeal } from '../modern/request-state.ts';
 import type { Prompt } from '../prompts/define-prompt.ts';
 import type { CallToolResult, Implementation } from '../protocol/mcp-types.ts';
 import type { Resource } from '../resources/define-resource.ts';
@@ -51,6 +51,11 @@ export interface McpServerOptions extends Implementation {
    * else a random key per process.
    */
   requestStateKey?: string | Uint8Array;
+  /**
+   * Where accepted `requestState` values are spent, so each is accepted once.
+   * Replicas sharing a key should share a ledger; default: this process's memory.
+   */
+  requestStateLedger?: RequestStateLedger;
   /**
    * 2026 era: how long clients may reuse lists (`tools/list`, …) and resource
    * reads, in milliseconds (`ttlMs`). Default 0 for both: lists may change at any moment.
@@ -178,6 +183,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const modern: ModernServices = {
     core,
     seal: new RequestStateSeal(options.requestStateKey ?? process.env.TOOLSHED_REQUEST_STATE_KEY),
+    ledger: options.requestStateLedger ?? createMemoryRequestStateLedger(),
     cacheHints: { listTtlMs: options.cacheTtlMs?.lists ?? 0, readTtlMs: options.cacheTtlMs?.reads ?? 0 },
     closing: closing.signal,
   };
