@@ -1,5 +1,6 @@
 import { createRateLimiter, PathGuard } from '@toolshed/guards';
 import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
+import type { StateStore } from '@toolshed/state';
 import { type EmailAddress, parseEmailAddress } from './email-address.ts';
 import type { EmailServerContext } from './email-server-context.ts';
 import {
@@ -8,7 +9,6 @@ import {
   type EmailServerOptions,
   emailServerOptions,
 } from './email-server-options.ts';
-import { IdempotencyStore } from './idempotency-store.ts';
 import { checkImapSecurity, createImapConnection } from './imap-connection.ts';
 import { createListMailboxesTool } from './list-mailboxes-tool.ts';
 import type { MailDelivery } from './mail-delivery.ts';
@@ -22,8 +22,9 @@ import { createSaveAttachmentTool } from './save-attachment-tool.ts';
 import { createSearchMessagesTool } from './search-messages-tool.ts';
 import { createSendEmailTool } from './send-email-tool.ts';
 import { writeSendLogLine } from './send-log.ts';
-import type { SendResult } from './send-result.ts';
+import { createSendRecords } from './send-records.ts';
 import { createSmtpDelivery } from './smtp-delivery.ts';
+import { stateStoreAccess } from './state-store-access.ts';
 import { createValidateRecipientsTool } from './validate-recipients-tool.ts';
 
 const serverVersion = packageVersion(import.meta.url);
@@ -114,9 +115,26 @@ export async function checkEmailDelivery(input: EmailServerOptions): Promise<voi
 }
 
 /**
+ * What a program that mounts the server in its own process gives it besides
+ * its options: objects it already holds, not configuration.
+ */
+export interface EmailServerRuntime {
+  /**
+   * The state store to keep idempotency keys and sends of unknown outcome
+   * in, instead of opening the one the `state` option names. The server does
+   * not close it: it stays its giver's.
+   */
+  stateStore?: StateStore | undefined;
+}
+
+/**
  * An email server: send_email, preview_email and validate_recipients, from a
  * fixed sender to the recipients the operator allows, each send confirmed
- * by the user, over SMTP or into an outbox of .eml files.
+ * by the user, over SMTP or into an outbox of .eml files. Idempotency keys
+ * and sends of unknown outcome are kept in a state store — the one given in
+ * `runtime`, else the one `state` names, opened at the first send — so that
+ * a retry never sends twice, on any replica sharing the store or after a
+ * restart.
  *
  * @example
  * const server = createEmailServer({
@@ -124,11 +142,17 @@ export async function checkEmailDelivery(input: EmailServerOptions): Promise<voi
  *   smtp: { host: 'smtp.example.com', user: 'assistant@example.com', password: process.env.SMTP_PASSWORD },
  *   allowRecipients: ['example.com'],
  * });
+ *
+ * @example
+ * // Mounted by a host that keeps its own state store.
+ * const store = await openStateStore({ location: 'postgres://toolshed@db.internal/toolshed' });
+ * const mounted = createEmailServer({ allowRecipients: ['example.com'] }, { stateStore: store });
  */
-export function createEmailServer(input: EmailServerOptions = {}): McpServer {
+export function createEmailServer(input: EmailServerOptions = {}, runtime: EmailServerRuntime = {}): McpServer {
   const options = parseOptions(emailServerOptions, input, optionsName);
   const { limits } = options;
   const sender = senderAddress(options);
+  const state = stateStoreAccess(options.state, runtime.stateStore);
   const context: EmailServerContext = {
     sender,
     policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient),
@@ -142,13 +166,12 @@ export function createEmailServer(input: EmailServerOptions = {}): McpServer {
       { limit: limits.sendsPerMinute, windowMs: 60_000 },
       { limit: limits.sendsPerHour, windowMs: 3_600_000 },
     ]),
-    idempotency: new IdempotencyStore<SendResult>(),
+    records: createSendRecords(state, sender.key),
     confirmationRequired: !options.skipConfirmation,
     logRecipients: options.logRecipients,
     log: options.log ?? writeSendLogLine,
     dnsServers: options.dnsServers,
     readsMail: options.imap !== undefined,
-    uncertainSends: new Map(),
     keepUncertain: keepUncertainIn(options),
   };
   const reading = createReading(options);
@@ -181,6 +204,7 @@ export function createEmailServer(input: EmailServerOptions = {}): McpServer {
     onClose: async () => {
       context.delivery.close();
       await reading?.connection.close();
+      await state.close();
     },
   });
 }

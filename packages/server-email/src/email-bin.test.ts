@@ -33,6 +33,7 @@ function smtpEnvironment(password = 'correct horse battery staple'): Record<stri
     TOOLSHED_EMAIL_SMTP_URL: `smtp://sender%40example.com:${encodeURIComponent(password)}@127.0.0.1:${smtp.port}`,
     TOOLSHED_EMAIL_SMTP_CA: caFile,
     TOOLSHED_EMAIL_FROM: 'Assistant <sender@example.com>',
+    TOOLSHED_EMAIL_STATE: join(directory, 'state.db'),
   };
 }
 
@@ -125,6 +126,8 @@ describe('toolshed-email bin', () => {
       '127.0.0.1:0',
       '--outbox',
       outbox,
+      '--state',
+      join(directory, 'http-state.db'),
       '--skip-confirmation',
       '--allow-recipients',
       'example.com',

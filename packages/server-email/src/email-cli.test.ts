@@ -32,6 +32,7 @@ it('keeps every flag and environment variable name, the password off the command
     ['imap-ca', 'TOOLSHED_EMAIL_IMAP_CA'],
     ['save-dir', 'TOOLSHED_EMAIL_SAVE_DIR'],
     ['allow-mailbox-changes', 'TOOLSHED_EMAIL_ALLOW_MAILBOX_CHANGES'],
+    ['state', 'TOOLSHED_EMAIL_STATE'],
     ['max-recipients', 'TOOLSHED_EMAIL_MAX_RECIPIENTS'],
     ['max-message-bytes', 'TOOLSHED_EMAIL_MAX_MESSAGE_BYTES'],
     ['max-attachments', 'TOOLSHED_EMAIL_MAX_ATTACHMENTS'],

@@ -42,6 +42,7 @@ function binEnvironment(): NodeJS.ProcessEnv {
     TOOLSHED_EMAIL_SMTP_CA: caFile,
     TOOLSHED_EMAIL_FROM: 'Assistant <sender@example.com>',
     TOOLSHED_EMAIL_ALLOW_RECIPIENTS: 'example.com',
+    TOOLSHED_EMAIL_STATE: join(directory, 'bin-state.db'),
   };
 }
 
@@ -129,7 +130,12 @@ describe('toolshed-email in both protocol eras', () => {
 
   it.each(testClientKinds)('%s client in memory to createEmailServer, delivering to the outbox', async (client) => {
     const outbox = join(directory, `outbox-${client}`);
-    const server = createEmailServer({ outboxDirectory: outbox, allowRecipients: ['example.com'], log: () => {} });
+    const server = createEmailServer({
+      outboxDirectory: outbox,
+      allowRecipients: ['example.com'],
+      log: () => {},
+      state: join(directory, `state-${client}.db`),
+    });
     try {
       // The outbox directory appears with the first message written.
       await expectEmailWorks({ server }, client, 'memory', () => (existsSync(outbox) ? readdirSync(outbox).length : 0));
@@ -181,6 +187,7 @@ describe('send_email over multi round-trip requests: compose, ask, then send', (
       },
       allowRecipients: ['example.com'],
       log: (entry) => log.push(entry),
+      state: join(directory, 'state.db'),
       ...options,
     });
     const asked: Setup['asked'] = [];

@@ -2,10 +2,9 @@ import type { PathGuard, RateLimiter } from '@toolshed/guards';
 import type { ComposedMessage } from './compose-message.ts';
 import type { EmailAddress } from './email-address.ts';
 import type { EmailLimits, RecipientLogging, SendLogEntry } from './email-server-options.ts';
-import type { IdempotencyStore } from './idempotency-store.ts';
 import type { MailDelivery } from './mail-delivery.ts';
 import type { RecipientPolicy } from './recipient-policy.ts';
-import type { SendResult } from './send-result.ts';
+import type { SendRecords } from './send-records.ts';
 
 /** What the sending tools share: one server's configuration and state. */
 export interface EmailServerContext {
@@ -15,15 +14,14 @@ export interface EmailServerContext {
   attachments: PathGuard | undefined;
   delivery: MailDelivery;
   sends: RateLimiter;
-  idempotency: IdempotencyStore<SendResult>;
+  /** Idempotency keys and sends in doubt, kept in the state store: shared by replicas, kept across restarts. */
+  records: SendRecords;
   confirmationRequired: boolean;
   logRecipients: RecipientLogging;
   log: (entry: SendLogEntry) => void;
   dnsServers: readonly string[] | undefined;
   /** Whether the reading tools are there, to point the model at the Sent mailbox. */
   readsMail: boolean;
-  /** Messages (by fingerprint) whose send ended uncertain, with their Message-ID: only a new idempotency key sends them again. */
-  uncertainSends: Map<string, string>;
   /** Keeps a copy of a message whose send ended uncertain; returns where, or undefined when there is no outbox for it. */
   keepUncertain: (message: ComposedMessage) => Promise<string | undefined>;
 }

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { limitOption } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { stateLocationProblem } from './state-location.ts';
 
 /** How recipients appear in the send log on stderr. */
 export type RecipientLogging = z.output<typeof emailServerOptions>['logRecipients'];
@@ -148,6 +149,7 @@ type EmailServerOptionsShape = {
   imap: z.ZodOptional<ImapOptionsSchema>;
   saveDirectory: z.ZodOptional<z.ZodString>;
   allowMailboxChanges: z.ZodDefault<z.ZodBoolean>;
+  state: z.ZodOptional<z.ZodString>;
   limits: z.ZodPrefault<z.ZodObject<EmailLimitsShape, z.core.$strict>>;
 };
 
@@ -211,6 +213,19 @@ export const emailServerOptions: z.ZodObject<EmailServerOptionsShape, z.core.$st
     description:
       'Offer move_message, flag_message, delete_message and save_draft; each change still needs the user to say yes',
   }),
+  state: z
+    .string()
+    .check((check) => {
+      const problem = stateLocationProblem(check.value);
+      // The value is not repeated in the message: a URL may hold a password.
+      if (problem !== undefined) check.issues.push({ code: 'custom', message: problem, input: '', continue: false });
+    })
+    .optional()
+    .meta({
+      description:
+        'Where idempotency keys and sends in doubt are kept, across restarts and replicas: a postgres:// URL (password in PGPASSWORD) or SQLite file; default ~/.local/state/toolshed/state.db',
+      placeholder: 'URL|FILE',
+    }),
   limits: z
     .strictObject({
       maxRecipients: limitOption(

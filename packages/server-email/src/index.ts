@@ -8,7 +8,7 @@
  *
  * @module
  */
-export { checkEmailDelivery, createEmailServer } from './create-email-server.ts';
+export { checkEmailDelivery, createEmailServer, type EmailServerRuntime } from './create-email-server.ts';
 export type {
   EmailLimits,
   EmailServerOptions,

@@ -9,6 +9,7 @@ import { UncertainDeliveryError } from './mail-delivery.ts';
 import { type BlockingCheck, describeBlocked } from './message-draft.ts';
 import { type PreparedMessage, prepareMessage, rateLimitReason } from './prepare-message.ts';
 import { logSend } from './send-log.ts';
+import type { KeyEnding, KeyStanding, MessageStanding, UncertainNote } from './send-records.ts';
 import type { SendResult } from './send-result.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
@@ -32,8 +33,6 @@ function sendResultOutput() {
   });
 }
 
-const maxUncertainRemembered = 10_000;
-
 function blockedError(blocked: readonly BlockingCheck[]): ToolError {
   return new ToolError(`Not sent. Fix these and call send_email again:\n${describeBlocked(blocked)}`);
 }
@@ -50,6 +49,12 @@ function conflictError(key: string): ToolError {
   );
 }
 
+function messageUnderWay(): ToolError {
+  return new ToolError(
+    'Not sent: this same message is being sent right now by another call. Wait for that result before sending it again.',
+  );
+}
+
 function summarize(result: SendResult): string {
   if (result.replayed)
     return `Already sent under this idempotency key as ${result.message_id}; nothing was sent again.`;
@@ -62,9 +67,10 @@ function summarize(result: SendResult): string {
 }
 
 /**
- * send_email: check and build the message, look up its idempotency key, ask
- * the user, and only then take a slot of the rate limit, claim the key and
- * hand the message over. In the 2026 era an attempt ends at the question and
+ * send_email: check and build the message, look up its idempotency key (or,
+ * without one, whether this message's last send ended in doubt), ask the
+ * user, and only then claim the key in the state store, take a slot of the
+ * rate limit and hand the message over. In the 2026 era an attempt ends at the question and
  * the retry runs the handler again from the top, so everything before the
  * question is pure: nothing is logged, counted, remembered or sent for an
  * attempt that is still waiting for its answer. Each step that refuses says
@@ -106,34 +112,91 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     );
   }
 
-  /** What the model is told when a send may or may not have happened. */
-  function uncertainText(base: string, messageId: string, kept: string | undefined): string {
+  /** What the model is told when a send may or may not have happened; without a note, the process sending it stopped. */
+  function uncertainText(note: UncertainNote | undefined): string {
+    const base =
+      note?.reason ??
+      'the process sending this message stopped before it could record how the send ended: it may have been sent.';
+    const messageId = note?.message_id;
     const check = context.readsMail
-      ? `Check before anything else: search_messages in the Sent mailbox (list_mailboxes shows the one marked \\Sent) with text "${messageId}" — if the provider files sent mail there — or ask the recipients.`
-      : `Ask the user to look for Message-ID ${messageId} in the Sent folder of the account, or to ask the recipients.`;
+      ? `Check before anything else: search_messages in the Sent mailbox (list_mailboxes shows the one marked \\Sent) with ${messageId === undefined ? 'its subject' : `text "${messageId}"`} — if the provider files sent mail there — or ask the recipients.`
+      : messageId === undefined
+        ? 'Ask the user to look for it in the Sent folder of the account, or to ask the recipients.'
+        : `Ask the user to look for Message-ID ${messageId} in the Sent folder of the account, or to ask the recipients.`;
     return [
       `Outcome unknown: ${base}`,
-      `Message-ID ${messageId}.${kept === undefined ? '' : ` A copy is in the outbox as ${kept}.`}`,
+      ...(messageId === undefined
+        ? []
+        : [
+            `Message-ID ${messageId}.${note?.outbox_file === undefined ? '' : ` A copy is in the outbox as ${note.outbox_file}.`}`,
+          ]),
       check,
       'Do not send it again on your own: a retry with the same idempotency key or with none is refused; only a new idempotency_key, once the user asks, sends it again.',
     ].join(' ');
   }
 
+  function uncertainRefusal(messageId: string | undefined): ToolError {
+    return new ToolError(
+      messageId === undefined
+        ? 'Not sent: a send of this same message stopped before its outcome was known, and it may have been sent. ' +
+            'Check first; to send it again anyway, call send_email with a new idempotency_key.'
+        : `Not sent: this same message was handed to the SMTP server before (Message-ID ${messageId}) and may have been sent. ` +
+            'Check first; to send it again anyway, call send_email with a new idempotency_key.',
+    );
+  }
+
+  function replay(prepared: PreparedMessage, first: SendResult): SendResult {
+    const result: SendResult = { ...first, replayed: true };
+    logSend(context, prepared.draft, {
+      event: 'replayed',
+      messageId: result.message_id,
+      attachments: prepared.attachments.length,
+      bytes: result.size_bytes,
+      durationMs: 0,
+    });
+    return result;
+  }
+
+  /** The answer when another send holds the key: its result, or why this call does not send. */
+  function answerHeld(key: string, standing: KeyStanding, prepared: PreparedMessage): SendResult {
+    switch (standing.kind) {
+      case 'sent':
+        return replay(prepared, standing.result);
+      case 'conflict':
+        throw conflictError(key);
+      case 'uncertain':
+        throw new UncertainDeliveryError(uncertainText(standing.note));
+      default:
+        throw new ToolError(
+          `Not sent: a send with the idempotency key "${key}" is still under way. Call send_email again with the same key and message in a minute for its result; do not use a new key for this message.`,
+        );
+    }
+  }
+
+  /** The message handed over, once its records are claimed; every ending is recorded before the answer. */
   async function deliver(
     composed: ComposedMessage,
     record: ReturnType<typeof sendLog>,
-    print: string,
+    claims: { key: string | undefined; fingerprint: string; messageClaimed: boolean },
   ): Promise<SendResult> {
+    const { records } = context;
+    const ended = async (ending: KeyEnding) => {
+      if (claims.key !== undefined) await records.settleKey(claims.key, ending);
+      const uncertain = ending.state === 'uncertain' ? ending.note.message_id : undefined;
+      await records.settleMessage(claims.fingerprint, claims.messageClaimed, uncertain);
+    };
     const slot = context.sends.take();
     if (!slot.allowed) {
       const reason = rateLimitReason(slot.window.limit, slot.window.windowMs, slot.retryAfterMs);
       record('refused', { reason: 'rate_limit' });
+      await ended({ state: 'failed', reason });
       throw new ToolError(`Not sent. ${reason}.`);
     }
+    let result: SendResult;
     try {
       const receipt = await context.delivery.deliver(composed);
       record('sent');
-      return {
+      result = {
         message_id: composed.messageId,
         delivery: context.delivery.kind,
         accepted: receipt.accepted,
@@ -146,36 +209,31 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
       const reason = error instanceof Error ? error.message : String(error);
       if (!(error instanceof UncertainDeliveryError)) {
         record('failed', { reason });
+        await ended({ state: 'failed', reason });
         throw error;
-      }
-      context.uncertainSends.set(print, composed.messageId);
-      if (context.uncertainSends.size > maxUncertainRemembered) {
-        const oldest = context.uncertainSends.keys().next();
-        if (oldest.done !== true) context.uncertainSends.delete(oldest.value);
       }
       record('uncertain', { reason });
       const kept = await context.keepUncertain(composed).catch(() => undefined);
-      throw new UncertainDeliveryError(uncertainText(reason, composed.messageId, kept));
+      const note: UncertainNote = {
+        message_id: composed.messageId,
+        reason,
+        ...(kept === undefined ? {} : { outbox_file: kept }),
+      };
+      await ended({ state: 'uncertain', note });
+      throw new UncertainDeliveryError(uncertainText(note));
     }
-  }
-
-  function uncertainRefusal(messageId: string): ToolError {
-    return new ToolError(
-      `Not sent: this same message was handed to the SMTP server before (Message-ID ${messageId}) and may have been sent. ` +
-        'Check first; to send it again anyway, call send_email with a new idempotency_key.',
-    );
-  }
-
-  async function replay(prepared: PreparedMessage, outcome: Promise<SendResult>): Promise<SendResult> {
-    const result: SendResult = { ...(await outcome), replayed: true };
-    logSend(context, prepared.draft, {
-      event: 'replayed',
-      messageId: result.message_id,
-      attachments: prepared.attachments.length,
-      bytes: result.size_bytes,
-      durationMs: 0,
-    });
+    await ended({ state: 'sent', result });
     return result;
+  }
+
+  function refuseBlocked(prepared: PreparedMessage): never {
+    logSend(context, prepared.draft, {
+      event: 'refused',
+      attachments: prepared.attachments.length,
+      durationMs: 0,
+      reason: prepared.blocked.map((item) => item.check).join(','),
+    });
+    throw blockedError(prepared.blocked);
   }
 
   async function send(
@@ -184,23 +242,20 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     print: string,
     call: CallContext,
   ): Promise<SendResult> {
-    const earlier = key === undefined ? undefined : context.idempotency.recall(key, print);
+    const { records } = context;
     // A retry of a message already sent must not be refused for the rate
-    // limit that its own first send used up.
-    const replayable = earlier?.kind === 'replay' && prepared.blocked.every((item) => item.check === 'rate_limit');
-    if (prepared.blocked.length > 0 && !replayable) {
-      logSend(context, prepared.draft, {
-        event: 'refused',
-        attachments: prepared.attachments.length,
-        durationMs: 0,
-        reason: prepared.blocked.map((item) => item.check).join(','),
-      });
-      throw blockedError(prepared.blocked);
+    // limit that its own first send used up; anything else refuses before the store is asked.
+    const rateLimitedOnly = prepared.blocked.every((item) => item.check === 'rate_limit');
+    if (prepared.blocked.length > 0 && (key === undefined || !rateLimitedOnly)) refuseBlocked(prepared);
+    if (key !== undefined) {
+      const earlier = await records.lookUpKey(key, print, call.signal);
+      if (prepared.blocked.length > 0 && earlier.kind !== 'sent') refuseBlocked(prepared);
+      if (earlier.kind !== 'free') return answerHeld(key, earlier, prepared);
+    } else {
+      const doubt = await records.lookUpMessage(print, call.signal);
+      if (doubt.kind === 'uncertain') throw uncertainRefusal(doubt.messageId);
+      if (doubt.kind === 'sending') throw messageUnderWay();
     }
-    if (key !== undefined && earlier?.kind === 'conflict') throw conflictError(key);
-    if (earlier?.kind === 'replay') return replay(prepared, earlier.outcome);
-    const uncertain = context.uncertainSends.get(print);
-    if (key === undefined && uncertain !== undefined) throw uncertainRefusal(uncertain);
     const composed = prepared.composed;
     if (composed === undefined) throw blockedError(prepared.blocked);
 
@@ -208,16 +263,21 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     if (context.confirmationRequired) await confirmWithUser(prepared, composed, record, call);
     // The user has said yes (or is not asked): only now may anything happen.
     call.signal.throwIfAborted();
-    if (key === undefined) return deliver(composed, record, print);
-    // Another call with this key may have been confirmed while this one waited for its answer.
-    const claim = context.idempotency.claim(
-      key,
-      print,
-      () => deliver(composed, record, print),
-      (error) => error instanceof UncertainDeliveryError,
-    );
-    if (claim.kind === 'conflict') throw conflictError(key);
-    return claim.kind === 'replay' ? replay(prepared, claim.outcome) : claim.outcome;
+    // Another call with this key may have been confirmed while this one waited for its answer, here or on another replica.
+    if (key !== undefined) {
+      const claimed = await records.claimKey(key, print, call.signal);
+      if (claimed.kind !== 'claimed') return answerHeld(key, claimed, prepared);
+    }
+    let message: MessageStanding;
+    try {
+      message = await records.claimMessage(print, key !== undefined, call.signal);
+    } catch (error) {
+      if (key !== undefined) await records.settleKey(key, { state: 'failed', reason: 'the state store failed' });
+      throw error;
+    }
+    if (key === undefined && message.kind === 'uncertain') throw uncertainRefusal(message.messageId);
+    if (key === undefined && message.kind === 'sending') throw messageUnderWay();
+    return deliver(composed, record, { key, fingerprint: print, messageClaimed: message.kind === 'claimed' });
   }
 
   return defineTool({

@@ -27,7 +27,7 @@ export interface EmailHarness {
   asked: string[];
   /** Send-log entries. */
   log: SendLogEntry[];
-  /** A temporary directory: attachments in `attachments/`, the outbox in `outbox/`. */
+  /** A temporary directory: attachments in `attachments/`, the outbox in `outbox/`, the state store in `state.db`. */
   directory: string;
   answer: UserAnswer;
   call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<CallResult>;
@@ -64,6 +64,8 @@ export async function startEmailHarness(options: EmailHarnessOptions = {}): Prom
         }),
     allowRecipients: ['example.com'],
     log: (entry) => log.push(entry),
+    // A store of the test's own: keys and doubts from other tests or earlier runs must not answer for this one.
+    state: join(directory, 'state.db'),
     ...options.server?.(directory),
   });
   const answer = options.answer ?? 'accept';
