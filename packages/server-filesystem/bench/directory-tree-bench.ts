@@ -2,8 +2,8 @@
  * directory_tree against its floor, in one process: the floor is the same
  * tree walked with readdirSync (withFileTypes), built as {name, type,
  * children} nodes, serialized as the reference server serializes it
- * (JSON.stringify with an indent of 2), and put once into a serialized
- * tools/call answer. Ours is our server in this process, given the request
+ * (JSON.stringify with an indent of 2), and put into a serialized tools/call
+ * answer of the reference's shape: the text block and structuredContent.content. Ours is our server in this process, given the request
  * as a message over an in-memory transport and timed until its answer is
  * serialized as a transport would. Rounds alternate; medians.
  *
@@ -34,7 +34,8 @@ let nextId = 1;
 function floor(): { ms: number; length: number } {
   const began = performance.now();
   const text = JSON.stringify(walk(generatedTree), null, 2);
-  const message = JSON.stringify({ jsonrpc: '2.0', id: nextId++, result: { content: [{ type: 'text', text }] } });
+  const result = { content: [{ type: 'text', text }], structuredContent: { content: text } };
+  const message = JSON.stringify({ jsonrpc: '2.0', id: nextId++, result });
   return { ms: performance.now() - began, length: message.length };
 }
 

@@ -1,7 +1,8 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createCreateDirectoryTool(context: FilesystemServerContext): Tool {
@@ -9,8 +10,8 @@ export function createCreateDirectoryTool(context: FilesystemServerContext): Too
     name: 'create_directory',
     title: 'Create Directory',
     description: 'Create a directory and any missing parents; succeeds if it exists.',
-    input: () => z.object({ path: pathArgument() }),
-    output: () => z.object({ created: z.boolean() }),
+    input: () => toolArguments({ path: pathArgument() }),
+    output: () => textOutput({ created: z.boolean() }),
     jsonSchemas: toolJsonSchemas.create_directory,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path }, call) {

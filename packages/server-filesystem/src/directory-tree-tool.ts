@@ -3,7 +3,8 @@ import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileExclusion } from './glob-pattern.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { TreeJsonWriter } from './tree-json-writer.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
@@ -16,13 +17,13 @@ export function createDirectoryTreeTool(context: FilesystemServerContext): Tool 
       'A recursive JSON tree of entries: name, type, and children for directories. A tree cut at maxEntries or ' +
       'maxDepth says so: narrow the path or exclude more.',
     // The input is built at definition: its advertised maxDepth and maxEntries bounds are this server's caps.
-    input: z.object({
+    input: toolArguments({
       path: pathArgument(),
       excludePatterns: z.array(z.string()).default([]).describe('Names or globs, e.g. node_modules, **/*.log'),
       ...walkLimitArguments(context.limits),
     }),
     output: () =>
-      z.object({
+      textOutput({
         entries: z.number().int(),
         truncated: z.boolean(),
         truncated_by: z.enum(['max_entries', 'max_depth']).optional(),

@@ -4,7 +4,8 @@ import { createTwoFilesPatch } from 'diff';
 import * as z from 'zod';
 import { applyEdits } from './apply-edits.ts';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 /** A fence longer than any run of backticks in the diff, so the block cannot be closed early. */
@@ -22,11 +23,11 @@ export function createEditFileTool(context: FilesystemServerContext): Tool {
       'Replace exact line sequences in a text file (or the same lines indented differently); all edits apply or ' +
       'none. Returns a git-style diff; dryRun writes nothing.',
     input: () =>
-      z.object({
+      toolArguments({
         path: pathArgument(),
         edits: z
           .array(
-            z.object({
+            toolArguments({
               oldText: z.string().describe('Exact text'),
               newText: z.string(),
             }),
@@ -34,7 +35,7 @@ export function createEditFileTool(context: FilesystemServerContext): Tool {
           .min(1),
         dryRun: z.boolean().default(false),
       }),
-    output: () => z.object({ changed: z.boolean(), written: z.boolean() }),
+    output: () => textOutput({ changed: z.boolean(), written: z.boolean() }),
     jsonSchemas: toolJsonSchemas.edit_file,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run({ path, edits, dryRun }, call) {

@@ -54,8 +54,8 @@ describe('read_text_file', () => {
       last_line: 12,
       truncated: false,
     });
-    // The text is carried once, in the content block; structuredContent holds what is said about it.
-    expect(result.structuredContent).not.toHaveProperty('content');
+    // The reference's shape: the text in the first block and, the same string, in structuredContent.content.
+    expect(result.structuredContent?.content).toBe(result.content[0]?.text);
   });
 
   it('cuts a long read at a line within the byte cap and says where to go on', async () => {
@@ -63,6 +63,7 @@ describe('read_text_file', () => {
     const structured = result.structuredContent as { truncated: boolean; next_offset: number; last_line: number };
     const text = result.content[0]?.text ?? '';
     expect(structured.truncated).toBe(true);
+    expect(result.structuredContent?.content).toBe(text);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
     expect(text.endsWith(`line ${structured.last_line} ${'x'.repeat(40)}\n`)).toBe(true);
     expect(structured.next_offset).toBe(structured.last_line + 1);
@@ -186,6 +187,14 @@ describe('search_file_contents', () => {
         after: ['}'],
       },
     ]);
+    expect(result.structuredContent?.content).toBe(result.content[0]?.text);
+    expect(result.content[0]?.text).toBe(
+      [
+        `${join(sandbox.allowed, 'src', 'lib', 'util.ts')}-1- export function twice(x: number) {`,
+        `${join(sandbox.allowed, 'src', 'lib', 'util.ts')}:2:   return x * 2;`,
+        `${join(sandbox.allowed, 'src', 'lib', 'util.ts')}-3- }`,
+      ].join('\n'),
+    );
   });
 
   it('matches case-insensitively, by regular expression, and skips binary and oversized files', async () => {
@@ -236,6 +245,76 @@ describe('search_file_contents', () => {
     const result = await call('search_file_contents', { path: '.', pattern: '(unclosed', regex: true });
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toContain('The regular expression is invalid');
+  });
+});
+
+describe('arguments a tool does not know', () => {
+  // Each tool's arguments as they would be valid; the unknown key alone makes the call wrong.
+  const validArguments: Record<string, Record<string, unknown>> = {
+    read_text_file: { path: 'hello.txt' },
+    read_file: { path: 'hello.txt' },
+    read_media_file: { path: 'hello.txt' },
+    read_multiple_files: { paths: ['hello.txt'] },
+    write_file: { path: 'unknown-key.txt', content: 'x' },
+    edit_file: { path: 'hello.txt', edits: [{ oldText: 'Hello', newText: 'Hi' }] },
+    create_directory: { path: 'unknown-key-directory' },
+    list_directory: { path: '.' },
+    list_directory_with_sizes: { path: '.' },
+    directory_tree: { path: 'docs' },
+    move_file: { source: 'hello.txt', destination: 'moved.txt' },
+    search_files: { path: '.', pattern: '*.txt' },
+    search_file_contents: { path: '.', pattern: 'Hello' },
+    get_file_info: { path: 'hello.txt' },
+    list_allowed_directories: {},
+  };
+
+  it('has a row for every tool', async () => {
+    const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(Object.keys(validArguments).sort()).toEqual(names);
+  });
+
+  it.each(Object.entries(validArguments))('%s refuses one, naming it, and does nothing', async (name, args) => {
+    const before = readdirSync(sandbox.allowed).sort();
+    const hello = readFileSync(join(sandbox.allowed, 'hello.txt'), 'utf8');
+    const result = await call(name, { ...args, unexpected_flag: true });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain(`Invalid arguments for tool "${name}"`);
+    expect(result.content[0]?.text).toContain('Unknown key "unexpected_flag"');
+    expect(readdirSync(sandbox.allowed).sort()).toEqual(before);
+    expect(readFileSync(join(sandbox.allowed, 'hello.txt'), 'utf8')).toBe(hello);
+  });
+
+  it('write_file with mode: "append" is refused, not taken for a replace', async () => {
+    const path = join(sandbox.allowed, 'append-me.txt');
+    writeFileSync(path, 'first\n');
+    const result = await call('write_file', { path: 'append-me.txt', content: 'second\n', mode: 'append' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toBe(
+      'Invalid arguments for tool "write_file":\n' +
+        '- (the arguments object): Unknown key "mode": only "path", "content" are accepted\n' +
+        'Fix these fields and call the tool again.',
+    );
+    expect(readFileSync(path, 'utf8')).toBe('first\n');
+  });
+
+  it('refuses one inside an edit, and suggests the key a misspelt one meant', async () => {
+    const nested = await call('edit_file', {
+      path: 'hello.txt',
+      edits: [{ oldText: 'Hello', newText: 'Hi', replaceAll: true }],
+    });
+    expect(nested.isError).toBe(true);
+    expect(nested.content[0]?.text).toContain(
+      '- edits[0]: Unknown key "replaceAll": only "oldText", "newText" are accepted',
+    );
+    const misspelt = await call('read_text_file', { path: 'long.txt', offset: 2, limt: 1 });
+    expect(misspelt.content[0]?.text).toContain('Unknown key "limt"');
+    expect(misspelt.content[0]?.text).toContain('(perhaps "limit" for "limt")');
+  });
+
+  it('lists no argument a tool does not take: every input schema is closed', async () => {
+    for (const tool of (await client.listTools()).tools) {
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+    }
   });
 });
 

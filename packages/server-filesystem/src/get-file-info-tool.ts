@@ -2,7 +2,8 @@ import { fileSystemToolError } from '@toolshed/guards';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createGetFileInfoTool(context: FilesystemServerContext): Tool {
@@ -10,9 +11,9 @@ export function createGetFileInfoTool(context: FilesystemServerContext): Tool {
     name: 'get_file_info',
     title: 'Get File Info',
     description: 'Size, times, permissions and type of a file or directory.',
-    input: () => z.object({ path: pathArgument() }),
+    input: () => toolArguments({ path: pathArgument() }),
     output: () =>
-      z.object({
+      textOutput({
         size: z.number(),
         created: z.string().describe('ISO 8601'),
         modified: z.string().describe('ISO 8601'),

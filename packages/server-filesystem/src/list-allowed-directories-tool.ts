@@ -1,7 +1,8 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createListAllowedDirectoriesTool(context: FilesystemServerContext): Tool {
@@ -11,9 +12,9 @@ export function createListAllowedDirectoriesTool(context: FilesystemServerContex
     description:
       'The directories this server may use, with everything below them, each read-write or read-only. Every ' +
       'path is absolute or relative to one of them.',
-    input: () => z.object({}),
+    input: () => toolArguments({}),
     output: () =>
-      z.object({
+      textOutput({
         directories: z.array(z.object({ path: z.string(), access: z.enum(['read', 'write']) })),
       }),
     jsonSchemas: toolJsonSchemas.list_allowed_directories,

@@ -1,7 +1,8 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createListDirectoryTool(context: FilesystemServerContext): Tool {
@@ -9,8 +10,8 @@ export function createListDirectoryTool(context: FilesystemServerContext): Tool 
     name: 'list_directory',
     title: 'List Directory',
     description: `List a directory's entries, marked [FILE] or [DIR]; at most ${context.limits.maxEntries}.`,
-    input: () => z.object({ path: pathArgument() }),
-    output: () => z.object({ entries: z.number().int(), truncated: z.boolean() }),
+    input: () => toolArguments({ path: pathArgument() }),
+    output: () => textOutput({ entries: z.number().int(), truncated: z.boolean() }),
     jsonSchemas: toolJsonSchemas.list_directory,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ path }, call) {

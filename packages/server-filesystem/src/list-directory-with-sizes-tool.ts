@@ -3,7 +3,8 @@ import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { formatSize } from './format-size.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createListDirectoryWithSizesTool(context: FilesystemServerContext): Tool {
@@ -12,12 +13,12 @@ export function createListDirectoryWithSizesTool(context: FilesystemServerContex
     title: 'List Directory with Sizes',
     description: `List a directory's entries with sizes (a link's own), marked [FILE] or [DIR]; at most ${context.limits.maxEntries}.`,
     input: () =>
-      z.object({
+      toolArguments({
         path: pathArgument(),
         sortBy: z.enum(['name', 'size']).default('name'),
       }),
     output: () =>
-      z.object({
+      textOutput({
         files: z.number().int(),
         directories: z.number().int(),
         total_bytes: z.number(),

@@ -1,7 +1,8 @@
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createMoveFileTool(context: FilesystemServerContext): Tool {
@@ -12,12 +13,12 @@ export function createMoveFileTool(context: FilesystemServerContext): Tool {
       'Move or rename a file or directory (a link itself, not its target). An existing destination is an error ' +
       'unless overwrite.',
     input: () =>
-      z.object({
+      toolArguments({
         source: pathArgument(),
         destination: pathArgument(),
         overwrite: z.boolean().default(false),
       }),
-    output: () => z.object({ source: z.string(), destination: z.string() }),
+    output: () => textOutput({ source: z.string(), destination: z.string() }),
     jsonSchemas: toolJsonSchemas.move_file,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run({ source, destination, overwrite }, call) {

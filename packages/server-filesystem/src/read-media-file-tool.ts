@@ -4,6 +4,7 @@ import { type ContentBlock, defineTool, type Tool, ToolError, toolResult } from 
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { mediaTypeOf } from './media-types.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createReadMediaFileTool(context: FilesystemServerContext): Tool {
@@ -11,7 +12,7 @@ export function createReadMediaFileTool(context: FilesystemServerContext): Tool 
     name: 'read_media_file',
     title: 'Read Media File',
     description: `Read an image, audio or other file (up to ${context.limits.maxMediaBytes} bytes) as base64 content with its MIME type.`,
-    input: () => z.object({ path: pathArgument() }),
+    input: () => toolArguments({ path: pathArgument() }),
     output: () =>
       z.object({
         content: z.array(

@@ -1,8 +1,9 @@
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
 import { readTextWindow } from './text-window.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 const maxPaths = 100;
@@ -15,11 +16,11 @@ export function createReadMultipleFilesTool(context: FilesystemServerContext): T
       'Read several text files in one call, each under its path; one failing does not stop the rest. Each is cut ' +
       `at ${context.limits.maxReadBytes} bytes (read on with read_text_file).`,
     input: () =>
-      z.object({
+      toolArguments({
         paths: z.array(z.string()).min(1, 'At least one file path must be provided').max(maxPaths),
       }),
     output: () =>
-      z.object({
+      textOutput({
         files: z.array(
           z.object({
             path: z.string(),

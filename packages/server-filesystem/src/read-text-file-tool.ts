@@ -1,8 +1,9 @@
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
 import { readTextWindow } from './text-window.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 function lineCount(): z.ZodNumber {
@@ -20,7 +21,7 @@ export function createReadTextFileTool(context: FilesystemServerContext, name: '
       : 'Read a file as UTF-8 text: all of it, head or tail N lines, or limit lines from offset. ' +
         `A read over ${context.limits.maxReadBytes} bytes is cut at a line, with next_offset to read on.`,
     input: () =>
-      z.object({
+      toolArguments({
         path: pathArgument(),
         head: lineCount().optional(),
         tail: lineCount().optional(),
@@ -28,7 +29,7 @@ export function createReadTextFileTool(context: FilesystemServerContext, name: '
         limit: lineCount().optional(),
       }),
     output: () =>
-      z.object({
+      textOutput({
         total_lines: z.number().int(),
         first_line: z.number().int().describe('0 when no line was returned'),
         last_line: z.number().int(),

@@ -5,13 +5,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // The same client script runs against the reference server and ours, each
 // over stdio on an identical tree; every answer must match once the tree's
-// location is masked.
+// location is masked. That holds for structuredContent too: each of ours
+// meets the reference's output schema for its tool.
 
-type CallResult = { content: { type: string; text?: string; data?: string; mimeType?: string }[]; isError?: boolean };
+type CallResult = {
+  content: { type: string; text?: string; data?: string; mimeType?: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
+type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number];
 
 const referenceBin = join(
   createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/package.json'),
@@ -75,6 +82,7 @@ const script: [string, Record<string, unknown>][] = [
 
 const roots: Record<'reference' | 'ours', string> = { reference: '', ours: '' };
 const clients: Partial<Record<'reference' | 'ours', Client>> = {};
+const tools: Record<'reference' | 'ours', Map<string, Tool>> = { reference: new Map(), ours: new Map() };
 
 beforeAll(async () => {
   for (const [name, bin] of [
@@ -92,6 +100,7 @@ beforeAll(async () => {
       }),
     );
     clients[name] = client;
+    tools[name] = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
   }
 }, 30_000);
 
@@ -100,19 +109,29 @@ afterAll(async () => {
   for (const root of Object.values(roots)) if (root !== '') rmSync(root, { recursive: true, force: true });
 });
 
-/** The answer with the tree's location masked; order-free where the file system decides the order. */
+/** A text with the tree's location masked; order-free where the file system decides the order. */
+function normaliseText(tool: string, text: string, root: string): string {
+  let masked = text.replaceAll(root, '<root>');
+  if (tool === 'get_file_info') masked = masked.replace(/(created|modified|accessed): .*/g, '$1: <time>');
+  if (tool === 'list_directory' || tool === 'search_files') masked = masked.split('\n').sort().join('\n');
+  if (tool === 'directory_tree') masked = JSON.stringify(sortTree(JSON.parse(masked)));
+  return masked;
+}
+
+function masked(value: unknown, root: string): unknown {
+  return JSON.parse(JSON.stringify(value).replaceAll(root, '<root>'));
+}
+
+/** The first content block and `structuredContent.content`, normalised; the reference has nothing else. */
 function normalise(tool: string, result: CallResult, root: string): unknown {
   if (result.isError === true) return { isError: true };
-  const blocks = result.content.map((block) => {
-    if (block.text === undefined) return JSON.parse(JSON.stringify(block).replaceAll(root, '<root>'));
-    let text = block.text.replaceAll(root, '<root>');
-    if (tool === 'get_file_info') text = text.replace(/(created|modified|accessed): .*/g, '$1: <time>');
-    if (tool === 'list_directory' || tool === 'search_files') text = text.split('\n').sort().join('\n');
-    if (tool === 'directory_tree') text = JSON.stringify(sortTree(JSON.parse(text)));
-    return { ...block, text };
-  });
   // Notes we add in a second block (cuts, skips) are extra; the first block is the contract.
-  return blocks.slice(0, 1);
+  const [first] = result.content;
+  const structured = result.structuredContent?.content;
+  return {
+    first: first?.text === undefined ? masked(first, root) : { ...first, text: normaliseText(tool, first.text, root) },
+    structured: typeof structured === 'string' ? normaliseText(tool, structured, root) : masked(structured, root),
+  };
 }
 
 function sortTree(nodes: { name: string; children?: unknown[] }[]): unknown {
@@ -135,6 +154,32 @@ it('lists every reference tool, with every reference parameter', async () => {
   }
 });
 
+it('declares the output schema of every reference tool, with fields of its own beside them', () => {
+  expect(tools.reference.size).toBeGreaterThan(12);
+  for (const [name, tool] of tools.reference) {
+    const theirs = tool.outputSchema as { properties: Record<string, unknown>; required: string[] };
+    const mine = tools.ours.get(name)?.outputSchema as typeof theirs | undefined;
+    expect(theirs.required, name).toEqual(['content']);
+    expect(mine?.properties.content, name).toEqual(theirs.properties.content);
+    expect(mine?.required, name).toContain('content');
+  }
+});
+
+const validator = new AjvJsonSchemaValidator();
+
+/**
+ * Problems of a structured result under an output schema, none when it
+ * conforms. The reference's schemas close the object (additionalProperties:
+ * false) on `content` alone; ours keep their fields beside it and declare
+ * them, so with the reference's schema only that closing is lifted.
+ */
+function schemaProblems(schema: Tool['outputSchema'], structured: unknown, open = false): string | undefined {
+  const { additionalProperties, ...rest } = schema as Record<string, unknown>;
+  const checked = open ? rest : { additionalProperties, ...rest };
+  const outcome = validator.getValidator(checked as never)(structured);
+  return outcome.valid ? undefined : outcome.errorMessage;
+}
+
 it.each(script.map((step, index) => [index + 1, ...step] as const))(
   'step %i: %s %j answers as the reference does',
   async (_step, tool, args) => {
@@ -143,5 +188,11 @@ it.each(script.map((step, index) => [index + 1, ...step] as const))(
       clients.ours?.callTool({ name: tool, arguments: args }) as Promise<CallResult>,
     ]);
     expect(normalise(tool, ours, roots.ours)).toEqual(normalise(tool, reference, roots.reference));
+    if (ours.isError === true) return;
+    // The same text in the first block and in structuredContent.content (the media block itself for media).
+    const first = ours.content[0];
+    expect(ours.structuredContent?.content).toEqual(first?.type === 'text' ? first.text : [first]);
+    expect(schemaProblems(tools.reference.get(tool)?.outputSchema, ours.structuredContent, true)).toBeUndefined();
+    expect(schemaProblems(tools.ours.get(tool)?.outputSchema, ours.structuredContent)).toBeUndefined();
   },
 );

@@ -4,7 +4,8 @@ import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileGlob, type GlobMatcher } from './glob-pattern.ts';
 import { createLineMatcher } from './line-matcher.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { createTreeFileReader, readThroughGuard, type TreeFile } from './tree-file-reader.ts';
 
@@ -48,7 +49,7 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       'Find lines containing text, like grep (regex: true for a JavaScript regular expression): path, line number ' +
       `and line. Skips binary files and files over ${limits.maxFileBytes} bytes.`,
     // The input is built at definition: its advertised maxResults bound is this server's maxMatches cap.
-    input: z.object({
+    input: toolArguments({
       path: pathArgument().describe('A directory or a file'),
       pattern: z.string().min(1).max(1000),
       regex: z.boolean().default(false),
@@ -59,7 +60,7 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       maxResults: z.number().int().min(1).max(limits.maxMatches).optional(),
     }),
     output: () =>
-      z.object({
+      textOutput({
         matches: z.array(
           z.object({
             path: z.string(),

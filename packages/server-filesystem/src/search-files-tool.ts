@@ -3,7 +3,8 @@ import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { compileGlob } from './glob-pattern.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
@@ -15,14 +16,14 @@ export function createSearchFilesTool(context: FilesystemServerContext): Tool {
       'Find files and directories by name: full paths of those whose path below `path` matches a glob. ' +
       'To search inside files, use search_file_contents.',
     // The input is built at definition: its advertised maxDepth and maxEntries bounds are this server's caps.
-    input: z.object({
+    input: toolArguments({
       path: pathArgument(),
       pattern: z.string().min(1).describe('"*.ts" here, "**/*.ts" at any depth; also ?, [abc], {a,b}'),
       excludePatterns: z.array(z.string()).default([]).describe('Globs to skip, with everything below'),
       ...walkLimitArguments(context.limits),
     }),
     output: () =>
-      z.object({
+      textOutput({
         matches: z.number().int(),
         truncated: z.boolean(),
         truncated_by: z.enum(['max_entries', 'max_depth']).optional(),

@@ -13,16 +13,21 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "path"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "created": {
           "type": "boolean"
         }
       },
       "required": [
+        "content",
         "created"
       ],
       "additionalProperties": false
@@ -32,6 +37,9 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "entries": {
           "type": "integer"
         },
@@ -47,6 +55,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "entries",
         "truncated"
       ],
@@ -77,7 +86,8 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
             "required": [
               "oldText",
               "newText"
-            ]
+            ],
+            "additionalProperties": false
           }
         },
         "dryRun": {
@@ -88,11 +98,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       "required": [
         "path",
         "edits"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "changed": {
           "type": "boolean"
         },
@@ -101,6 +115,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "changed",
         "written"
       ],
@@ -117,11 +132,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "path"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "size": {
           "type": "number"
         },
@@ -149,6 +168,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "size",
         "created",
         "modified",
@@ -163,11 +183,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
   "list_allowed_directories": {
     "input": {
       "type": "object",
-      "properties": {}
+      "properties": {},
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "directories": {
           "type": "array",
           "items": {
@@ -193,6 +217,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "directories"
       ],
       "additionalProperties": false
@@ -208,11 +233,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "path"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "entries": {
           "type": "integer"
         },
@@ -221,6 +250,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "entries",
         "truncated"
       ],
@@ -245,11 +275,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "path"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "files": {
           "type": "integer"
         },
@@ -264,6 +298,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "files",
         "directories",
         "total_bytes",
@@ -290,11 +325,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       "required": [
         "source",
         "destination"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "source": {
           "type": "string"
         },
@@ -303,6 +342,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "source",
         "destination"
       ],
@@ -336,11 +376,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "path"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "total_lines": {
           "type": "integer"
         },
@@ -360,6 +404,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "total_lines",
         "first_line",
         "last_line",
@@ -378,7 +423,8 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "path"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
@@ -469,11 +515,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "paths"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "files": {
           "type": "array",
           "items": {
@@ -501,6 +551,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "files"
       ],
       "additionalProperties": false
@@ -533,11 +584,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       },
       "required": [
         "path"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "total_lines": {
           "type": "integer"
         },
@@ -557,6 +612,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "total_lines",
         "first_line",
         "last_line",
@@ -569,6 +625,9 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "matches": {
           "type": "array",
           "items": {
@@ -618,6 +677,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "matches",
         "files_searched",
         "files_skipped_binary",
@@ -631,6 +691,9 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "matches": {
           "type": "integer"
         },
@@ -646,6 +709,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "matches",
         "truncated"
       ],
@@ -666,11 +730,15 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       "required": [
         "path",
         "content"
-      ]
+      ],
+      "additionalProperties": false
     },
     "output": {
       "type": "object",
       "properties": {
+        "content": {
+          "type": "string"
+        },
         "bytes": {
           "type": "integer"
         },
@@ -679,6 +747,7 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         }
       },
       "required": [
+        "content",
         "bytes",
         "created"
       ],

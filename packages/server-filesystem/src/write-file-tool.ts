@@ -2,7 +2,8 @@ import { Buffer } from 'node:buffer';
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
-import { textResult } from './text-result.ts';
+import { textOutput, textResult } from './text-result.ts';
+import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 export function createWriteFileTool(context: FilesystemServerContext): Tool {
@@ -12,8 +13,8 @@ export function createWriteFileTool(context: FilesystemServerContext): Tool {
     description:
       'Create a file, or replace one without warning (atomically, keeping its permissions). ' +
       `At most ${context.limits.maxFileBytes} bytes.`,
-    input: () => z.object({ path: pathArgument(), content: z.string() }),
-    output: () => z.object({ bytes: z.number().int(), created: z.boolean() }),
+    input: () => toolArguments({ path: pathArgument(), content: z.string() }),
+    output: () => textOutput({ bytes: z.number().int(), created: z.boolean() }),
     jsonSchemas: toolJsonSchemas.write_file,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run({ path, content }, call) {
