@@ -43,7 +43,14 @@ async function show(title: string, name: string, args: Record<string, unknown>):
   console.log(`\n▸ ${title}\n  ${name} ${JSON.stringify(args)}`);
   const lines: string[] = [];
   if (result.structuredContent !== undefined && result.isError !== true) {
-    lines.push(JSON.stringify(result.structuredContent).slice(0, 400));
+    // A text result in the reference filesystem server's shape, `{content: text}`: the text as lines, then the rest.
+    const { content, ...fields } = result.structuredContent as Record<string, unknown>;
+    if (typeof content === 'string') {
+      lines.push(...content.slice(0, 400).trimEnd().split('\n'));
+      if (Object.keys(fields).length > 0) lines.push(JSON.stringify(fields).slice(0, 400));
+    } else {
+      lines.push(JSON.stringify(result.structuredContent).slice(0, 400));
+    }
   } else {
     lines.push(...result.content.filter((block) => block.type === 'text').map((block) => block.text ?? ''));
   }
