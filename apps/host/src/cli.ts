@@ -18,6 +18,13 @@ import { UpstreamRpcError } from './upstream/upstream-errors.ts';
 
 const version = hostVersion;
 const configOption = {
+  state: {
+    type: 'string',
+    env: 'TOOLSHED_STATE_URL',
+    placeholder: 'URL',
+    description:
+      'Where the host keeps approvals, the audit record, logins, rate budgets and idempotency keys: postgres://user@host/db for replicas (password from PGPASSWORD), or a SQLite file. Default $XDG_STATE_HOME/toolshed/state.db',
+  },
   config: {
     type: 'string',
     env: 'TOOLSHED_CONFIG',
@@ -92,7 +99,7 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
 } else if (name === 'serve') {
   await runCli(commands.serve, rest, env, async (values) => {
     checkConsoleOptions(values);
-    const host = await startHost(resolveConfig(values.config, env), env);
+    const host = await startHost(resolveConfig(values.config, env), env, values.state);
     const consoleServer = await startConsole(host, values, env, (line) => process.stderr.write(`toolshed: ${line}\n`));
     const reloading = reloadOnChange(host, {
       path: values.config ?? (existsSync('toolshed.json') ? 'toolshed.json' : undefined),
@@ -103,11 +110,12 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
     // until they are revoked.
     const tokens = consoleServer?.tokens;
     await serve(host.server, values, env, {
+      readiness: () => host.readiness(),
       ...(tokens === undefined
         ? {}
         : {
-            verifyToken: (presented: string) => {
-              const stored = tokens.verify(presented);
+            verifyToken: async (presented: string) => {
+              const stored = await tokens.verify(presented);
               return stored === undefined ? undefined : { subject: stored.user };
             },
           }),
@@ -118,7 +126,7 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
   });
 } else if (name === 'tools') {
   await runCli(commands.tools, rest, env, async (values) => {
-    const host = await startHost(resolveConfig(values.config, env), env);
+    const host = await startHost(resolveConfig(values.config, env), env, values.state);
     process.stdout.write(formatToolTable(host));
     const failures = startFailures(host);
     if (failures.message !== undefined) process.stderr.write(`toolshed tools: ${failures.message}\n`);
@@ -143,7 +151,7 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
       throw new LocalError('config_invalid', 'the arguments must be a JSON object');
     }
-    const host = await startHost(resolveConfig(values.config, env), env);
+    const host = await startHost(resolveConfig(values.config, env), env, values.state);
     const { session, answer } = await connectCliClient(host);
     try {
       const result = (await session.request('tools/call', toolCallParams(host, tool, args as Record<string, unknown>), {
@@ -161,7 +169,7 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
   });
 } else if (name === 'selftest') {
   await runCli(commands.selftest, rest, env, async (values) => {
-    const host = await startHost(resolveConfig(values.config, env), env);
+    const host = await startHost(resolveConfig(values.config, env), env, values.state);
     const report = await runSelftest(host);
     process.stdout.write(report.text);
     process.exitCode = report.passed ? 0 : 1;

@@ -33,8 +33,8 @@ async function auditLines(): Promise<Record<string, unknown>[]> {
 }
 
 async function nextPending(host: Host): Promise<PendingApproval> {
-  await expect.poll(() => host.approvals.pending().length).toBeGreaterThan(0);
-  return host.approvals.pending()[0] as PendingApproval;
+  await expect.poll(async () => (await host.approvals.pending()).length).toBeGreaterThan(0);
+  return (await host.approvals.pending())[0] as PendingApproval;
 }
 
 beforeAll(() => {
@@ -73,11 +73,11 @@ describe('approval in the console, for clients that cannot ask (elicit-or-consol
         expect(pending.caller).toMatch(/\S/);
         expect(existsSync(target)).toBe(false);
         const decision = { tool: pending.tool, argumentsDigest: pending.argumentsDigest, approve: true, by: 'alice' };
-        expect(host.approvals.decide(pending.id, decision)).toEqual({ ok: true });
+        expect(await host.approvals.decide(pending.id, decision)).toEqual({ ok: true });
         const result = await call;
         expect(result.isError, result.content[0]?.text).toBeFalsy();
         expect(readFileSync(target, 'utf8')).toBe('approved');
-        expect(host.approvals.decide(pending.id, decision)).toEqual({ ok: false, refusal: 'already_decided' });
+        expect(await host.approvals.decide(pending.id, decision)).toEqual({ ok: false, refusal: 'already_decided' });
         expect((await auditLines()).at(-1)).toMatchObject({
           tool: 'filesystem_write_file',
           approval: 'approved',
@@ -96,7 +96,7 @@ describe('approval in the console, for clients that cannot ask (elicit-or-consol
       const target = join(workspace, 'denied.txt');
       const call = client.callTool('filesystem_write_file', { path: target, content: 'no' });
       const pending = await nextPending(host);
-      host.approvals.decide(pending.id, {
+      await host.approvals.decide(pending.id, {
         tool: pending.tool,
         argumentsDigest: pending.argumentsDigest,
         approve: false,
@@ -127,7 +127,7 @@ describe('approval in the console, for clients that cannot ask (elicit-or-consol
       const pending = await nextPending(host);
       await expect.poll(() => messages.length).toBeGreaterThan(0);
       expect(messages[0]).toMatch(/Waiting for a human to approve filesystem_write_file in the Toolshed console/);
-      host.approvals.decide(pending.id, {
+      await host.approvals.decide(pending.id, {
         tool: pending.tool,
         argumentsDigest: pending.argumentsDigest,
         approve: true,
@@ -159,7 +159,7 @@ describe('approval in the console, for clients that cannot ask (elicit-or-consol
       });
       expect(result.isError).toBeFalsy();
       expect(asked).toHaveLength(1);
-      expect(host.approvals.pending()).toEqual([]);
+      expect(await host.approvals.pending()).toEqual([]);
     } finally {
       await client.close();
     }
@@ -234,7 +234,7 @@ describe('approval modes', () => {
       host.approvals.attach('http://127.0.0.1:9/');
       const call = caller.callTool('filesystem_write_file', { path: target, content: 'x' });
       const pending = await nextPending(host);
-      host.approvals.decide(pending.id, {
+      await host.approvals.decide(pending.id, {
         tool: pending.tool,
         argumentsDigest: pending.argumentsDigest,
         approve: true,
@@ -260,7 +260,7 @@ describe('approval modes', () => {
         content: 'x',
       });
       expect(result.content[0]?.text).toMatch(/needs a human's approval, and this client cannot ask for it/);
-      expect(host.approvals.pending()).toEqual([]);
+      expect(await host.approvals.pending()).toEqual([]);
     } finally {
       await caller.close();
       await host.close();
@@ -292,7 +292,7 @@ describe('approval modes', () => {
       });
       const pending = await nextPending(host);
       expect(pending.preview).toMatch(/would be sent/);
-      host.approvals.decide(pending.id, {
+      await host.approvals.decide(pending.id, {
         tool: pending.tool,
         argumentsDigest: pending.argumentsDigest,
         approve: true,
@@ -338,11 +338,12 @@ describe('approval modes', () => {
         },
       },
     );
-    let approvals = 0;
-    const stop = host.approvals.onChange(() => {
-      for (const pending of host.approvals.pending()) {
-        approvals += 1;
-        host.approvals.decide(pending.id, {
+    const approved = new Set<string>();
+    const stop = host.approvals.onChange(async () => {
+      for (const pending of await host.approvals.pending()) {
+        if (approved.has(pending.id)) continue;
+        approved.add(pending.id);
+        await host.approvals.decide(pending.id, {
           tool: pending.tool,
           argumentsDigest: pending.argumentsDigest,
           approve: true,
@@ -355,7 +356,7 @@ describe('approval modes', () => {
       expect(result.isError, result.content[0]?.text).toBeFalsy();
       expect(result.content.map((block) => block.text).join('\n')).toMatch(/Ada Lovelace/);
       expect(asked).toEqual(['Please provide inputs for the following fields:']);
-      expect(approvals).toBe(1);
+      expect(approved.size).toBe(1);
     } finally {
       stop();
       await caller.close();

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,7 @@ async function startConsole(approval: Record<string, unknown> = {}): Promise<Con
     { log: () => {} },
   );
   await host.start();
-  const tokens = createTokenStore(join(directory, `tokens-${Math.random().toString(36).slice(2)}.json`));
+  const tokens = createTokenStore(host.store);
   const handle = await serveConsole({ host, tokens });
   return {
     host,
@@ -70,9 +70,9 @@ async function logIn(page: Page, base: string, token: string): Promise<void> {
 
 /** The waiting call whose arguments write to `target`. */
 async function waitForPending(host: Host, target: string): Promise<PendingApproval> {
-  const find = () => host.approvals.pending().find((pending) => pending.arguments.path === target);
+  const find = async () => (await host.approvals.pending()).find((pending) => pending.arguments.path === target);
   await expect.poll(find, { timeout: 10_000 }).toBeDefined();
-  return find() as PendingApproval;
+  return (await find()) as PendingApproval;
 }
 
 async function auditLines(): Promise<Record<string, unknown>[]> {
@@ -132,9 +132,14 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     workspace = join(directory, 'workspace');
     mkdirSync(workspace);
     screenshots = mkdtempSync(join(tmpdir(), 'toolshed-console-screenshots-'));
-    // An older log, so that the audit page has pages to turn and lines to filter out.
-    const archived = Array.from({ length: 120 }, (_, index) =>
-      JSON.stringify({
+    app = await startConsole();
+    base = app.console.url;
+    // An older record, so that the audit page has pages to turn and rows to filter out.
+    const audit = app.host.store().audit;
+    for (let index = 0; index < 120; index++) {
+      const id = `archived-${index}`;
+      await audit.begin({
+        id,
         time: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
         caller: 'archive/1',
         server: 'archive',
@@ -142,14 +147,14 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
         upstream_tool: index % 2 === 0 ? 'read' : 'write',
         arguments_sha256: '0'.repeat(64),
         approval: 'not_required',
+      });
+      await audit.complete(id, {
+        approval: 'not_required',
         duration_ms: index,
         outcome: index % 3 === 0 ? 'error' : 'ok',
-      }),
-    );
-    writeFileSync(join(directory, 'audit.jsonl'), `${archived.join('\n')}\n`);
-    app = await startConsole();
-    base = app.console.url;
-    aliceToken = app.tokens.create('alice', 'browser test').secret;
+      });
+    }
+    aliceToken = (await app.tokens.create('alice', 'browser test')).secret;
     browser = await launchChromium([`--host-resolver-rules=MAP ${rebindingName} 127.0.0.1`]);
     context = browser.context;
     page = context.pages()[0] ?? (await context.newPage());
@@ -306,14 +311,14 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
 
   it('filters the audit log by server, tool, outcome and time, a page at a time', async () => {
     await page.goto(`${base}audit`);
-    expect(await page.locator('.audit-count').textContent()).toMatch(/Lines 1–50 of \d+ matching/);
+    expect(await page.locator('.audit-count').textContent()).toMatch(/Calls 1–50 of \d+ matching/);
     await page.getByRole('link', { name: 'Older' }).click();
-    expect(await page.locator('.audit-count').textContent()).toMatch(/Lines 51–100 of/);
+    expect(await page.locator('.audit-count').textContent()).toMatch(/Calls 51–100 of/);
     await page.goto(`${base}audit`);
     await page.getByLabel('Server').selectOption('archive');
     await page.getByLabel('Outcome').selectOption('error');
     await page.getByRole('button', { name: 'Filter' }).click();
-    expect(await page.locator('.audit-count').textContent()).toMatch(/of 40 matching \(\d+ in the log\)/);
+    expect(await page.locator('.audit-count').textContent()).toMatch(/of 40 matching \(\d+ in the record\)/);
     const outcomes = await page.locator('table.audit tbody td.outcome-error').count();
     expect(outcomes).toBe(await page.locator('table.audit tbody tr').count());
     await page.getByLabel('Tool contains').fill('write');
@@ -342,12 +347,12 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     try {
-      const before = app.tokens.list().length;
+      const before = (await app.tokens.list()).length;
       await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
       await page.getByRole('button', { name: 'win a prize' }).click();
       await page.waitForURL(`${base}tokens`);
       expect(await page.getByRole('alert').textContent()).toMatch(/Forbidden: .*forms are accepted from this console/);
-      expect(app.tokens.list()).toHaveLength(before);
+      expect(await app.tokens.list()).toHaveLength(before);
     } finally {
       // The browser keeps its connection open; closing waits for none.
       attacker.closeAllConnections();
@@ -357,10 +362,10 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
 
   it('refuses a same-origin form without the session’s form token (CSRF)', async () => {
     await page.goto(`${base}tokens`);
-    const before = app.tokens.list().length;
+    const before = (await app.tokens.list()).length;
     await postFromPage(page, '/tokens', { user: 'mallory', csrf: 'guessed' });
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/form token is missing or wrong/);
-    expect(app.tokens.list()).toHaveLength(before);
+    expect(await app.tokens.list()).toHaveLength(before);
   });
 
   it('refuses a page reached under another host name (DNS rebinding)', async () => {
@@ -377,14 +382,11 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     const secret = (await page.locator('#new-token').textContent()) ?? '';
     expect(secret).toMatch(/^tsc_[A-Za-z0-9_-]{43}$/);
     await shot(page, 'tokens');
-    const stored = readFileSync(
-      join(
-        directory,
-        (await import('node:fs')).readdirSync(directory).find((name) => name.startsWith('tokens-')) ?? '',
-      ),
-      'utf8',
-    );
-    expect(stored).not.toContain(secret);
+    // The state store keeps the token's digest, never the token.
+    const stateDirectory = join(process.env.XDG_STATE_HOME ?? '', 'toolshed');
+    for (const name of readdirSync(stateDirectory).filter((file) => file.startsWith('state.db'))) {
+      expect(readFileSync(join(stateDirectory, name)).includes(secret)).toBe(false);
+    }
     await page.goto(`${base}tokens`);
     expect(await page.locator('main').textContent()).not.toContain(secret);
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -403,7 +405,9 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     const short = await startConsole({ consoleTimeLimitMs: 200 });
     const caller = await connectTestClient({ server: short.host.server }, { client: 'v1', transport: 'memory' });
     try {
-      const token = short.tokens.create('alice', 'expiry').secret;
+      const token = (await short.tokens.create('alice', 'expiry')).secret;
+      // Both consoles share one state store, so the browser's session is good on this one too: log in afresh.
+      await context.clearCookies();
       await logIn(page, short.console.url, token);
       const target = join(workspace, 'late.txt');
       const call = caller.callTool('filesystem_write_file', { path: target, content: 'late' });

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { createMcpServer, type McpServer } from '@toolshed/mcp-core';
+import { createMcpServer, LocalError, type McpServer, type Readiness } from '@toolshed/mcp-core';
+import { openStateStore, type StateStore, StateStoreError } from '@toolshed/state';
 import { type AuditEntry, AuditLog } from './compose/audit-log.ts';
 import { type CallLimiter, createCallLimiter } from './compose/call-limiter.ts';
+import { createCallRecorder } from './compose/call-recorder.ts';
 import { createCatalogSync } from './compose/catalog-sync.ts';
 import { createToolShelf } from './compose/tool-shelf.ts';
 import { createToolSync, type HostToolRow } from './compose/tool-sync.ts';
@@ -27,6 +29,14 @@ export interface CreateHostOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** How long a child or mounted server may leave server/discover unanswered before it counts as legacy. Default 5 s. */
   probeTimeLimitMs?: number | undefined;
+  /**
+   * Where the host keeps what it promises (audit record, approvals, logins,
+   * rate budgets, idempotency keys, spent nonces): a `postgres://` URL shared
+   * by replicas, a SQLite file path, or an open store (the host does not
+   * close a store it was given). Default: `state.db` in the host's state
+   * directory (`$XDG_STATE_HOME/toolshed`).
+   */
+  state?: string | StateStore | undefined;
 }
 
 /** What a reload did, by server name. */
@@ -64,6 +74,12 @@ export interface Host {
   readonly approvals: ApprovalBroker;
   /** Calls `listener` with how each tool call ended (the audit log's line for it); returns the unsubscribe. */
   onCallFinished(listener: (entry: AuditEntry) => void): () => void;
+  /** The state store, once `start()` has opened it. */
+  store(): StateStore;
+  /** Whether calls are recorded (`toolshed.audit.enabled`). */
+  readonly auditEnabled: boolean;
+  /** Whether the host can serve calls now: its state store answers. */
+  readiness(): Promise<Readiness>;
   close(): Promise<void>;
 }
 
@@ -97,13 +113,21 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
       : new AuditLog({ path, maxBytes: settings.audit.maxBytes, files: settings.audit.files });
   let audit = openAudit(auditPath);
   const callListeners = new Set<(entry: AuditEntry) => void>();
-  // The log can be swapped on reload; the proxies write through this, and listeners hear every call.
-  const auditSink = {
-    write(entry: AuditEntry) {
+  let store: StateStore | undefined;
+  const ownsStore = typeof options.state !== 'object';
+  const storeNow = (): StateStore => {
+    if (store === undefined) throw new Error('the host has not started: its state store is not open');
+    return store;
+  };
+  // The store is the record; the JSONL file (which can be swapped on reload) and the listeners hear each call after.
+  const recorder = createCallRecorder({
+    store: storeNow,
+    enabled: () => settings.audit.enabled,
+    sink(entry) {
       audit?.write(entry);
       for (const listener of callListeners) listener(entry);
     },
-  };
+  });
   const server = createMcpServer({
     name: 'toolshed',
     title: 'Toolshed Host',
@@ -114,13 +138,19 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     prompts: [],
     resources: [],
     onClose: () => upstreamsClosed(),
+    // A 2026-era requestState is accepted once across every replica sharing the store.
+    requestStateLedger: { spend: (nonce, expiresAt) => storeNow().nonces.spend(nonce, expiresAt, Date.now()) },
   });
   // Closing the server (stdin ended, a signal, host.close) ends every upstream with it.
   const upstreamsClosed = () =>
-    Promise.all([approvals.close(), ...upstreams.map((upstream) => upstream.stop())]).then(() => {
+    Promise.all([approvals.close(), ...upstreams.map((upstream) => upstream.stop())]).then(async () => {
       audit?.close();
+      if (ownsStore) await store?.close();
     });
-  const approvals = new ApprovalBroker({ timeLimitMs: () => settings.approval.consoleTimeLimitMs });
+  const approvals = new ApprovalBroker({
+    store: storeNow,
+    timeLimitMs: () => settings.approval.consoleTimeLimitMs,
+  });
   const limiters = new Map<Upstream, CallLimiter | undefined>();
   const shelf = createToolShelf(server);
   const searchTools = [
@@ -132,11 +162,12 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
   const toolSync = createToolSync({
     shelf,
     log,
-    audit: auditSink,
+    audit: recorder,
     limiterFor: (upstream) => limiters.get(upstream),
     hostTimeoutMs: () => settings.toolTimeoutMs,
     approvals,
     hostApprovalMode: () => settings.approval.mode,
+    state: storeNow,
   });
   const catalog = createCatalogSync({ server, separator: () => settings.separator, log });
   const syncAll = () => {
@@ -160,7 +191,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
         probeTimeLimitMs: options.probeTimeLimitMs,
       },
     );
-    limiters.set(upstream, createCallLimiter(entry.name, entry.rateLimit));
+    limiters.set(upstream, createCallLimiter(entry.name, entry.rateLimit, storeNow));
     return upstream;
   };
   let upstreams: Upstream[] = config.servers.map(createUpstream);
@@ -178,6 +209,18 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     },
     async start() {
       await checkPackageOptions(config);
+      if (store === undefined) {
+        try {
+          store =
+            typeof options.state === 'object'
+              ? options.state
+              : await openStateStore({ location: options.state ?? join(stateDirectory(options.env), 'state.db') });
+        } catch (error) {
+          if (StateStoreError.isInstance(error)) throw new LocalError('config_invalid', error.message);
+          throw error;
+        }
+        approvals.connect();
+      }
       await Promise.all(upstreams.map((upstream) => upstream.start()));
     },
     async reload(next) {
@@ -222,6 +265,15 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     onCallFinished(listener) {
       callListeners.add(listener);
       return () => callListeners.delete(listener);
+    },
+    store: storeNow,
+    get auditEnabled() {
+      return settings.audit.enabled;
+    },
+    async readiness() {
+      if (store === undefined) return { ready: false, reason: 'the host is starting' };
+      const health = await store.health();
+      return health.ok ? { ready: true } : { ready: false, reason: health.reason };
     },
     async close() {
       await server.close();

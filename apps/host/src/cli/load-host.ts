@@ -12,13 +12,13 @@ export function resolveConfig(path: string | undefined, env: NodeJS.ProcessEnv):
 }
 
 /** A started host, with a one-line summary of it on stderr. */
-export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv): Promise<Host> {
-  const host = createHost(config, { env });
+export async function startHost(config: HostConfig, env: NodeJS.ProcessEnv, state?: string | undefined): Promise<Host> {
+  const host = createHost(config, { env, state });
   await host.start();
   const up = host.upstreams.filter((upstream) => upstream.state === 'up').length;
   process.stderr.write(
     `toolshed: ${up} of ${host.upstreams.length} servers up from ${config.source}, ${host.tools().length} tools` +
-      `${host.auditPath === undefined ? '' : `; audit log ${host.auditPath}`}\n`,
+      `; state in ${host.store().location}${host.auditPath === undefined ? '' : `; audit log ${host.auditPath}`}\n`,
   );
   return host;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { isLoopbackAddress, LocalError } from '@toolshed/mcp-core';
 import { type ConsoleServerHandle, serveConsole } from '../console/console-server.ts';
-import { createTokenStore, type TokenStore } from '../console/console-token-store.ts';
+import { createTokenStore, importTokenFile, type TokenStore } from '../console/console-token-store.ts';
 import type { Host } from '../create-host.ts';
 import { stateDirectory } from '../state-directory.ts';
 
@@ -24,7 +24,8 @@ export const consoleCliOptions = {
     type: 'string',
     env: 'TOOLSHED_CONSOLE_TOKENS_FILE',
     placeholder: 'PATH',
-    description: 'Where console tokens are kept, hashed; default $XDG_STATE_HOME/toolshed/console-tokens.json',
+    description:
+      'A console-tokens.json whose tokens are brought into the state store at start; default $XDG_STATE_HOME/toolshed/console-tokens.json',
   },
 } as const;
 
@@ -71,7 +72,9 @@ export async function startConsole(
 ): Promise<{ handle: ConsoleServerHandle; tokens: TokenStore } | undefined> {
   if (values.console === undefined) return undefined;
   const { host: listenHost, port } = parseConsoleListen(values.console);
-  const tokens = createTokenStore(values.consoleTokensFile ?? join(stateDirectory(env), 'console-tokens.json'));
+  const tokens = createTokenStore(host.store);
+  // Tokens made before the state store kept them were in this file: brought in once, so they keep working.
+  await importTokenFile(values.consoleTokensFile ?? join(stateDirectory(env), 'console-tokens.json'), host.store());
   let handle: ConsoleServerHandle;
   try {
     handle = await serveConsole({ host, tokens, listenHost, port, allowedHosts: values.consoleAllowedHosts });
@@ -83,8 +86,8 @@ export async function startConsole(
     throw error;
   }
   write(`console at ${handle.url}`);
-  if (tokens.list().length === 0) {
-    const { secret } = tokens.create('admin', 'made at first start');
+  if ((await tokens.list()).length === 0) {
+    const { secret } = await tokens.create('admin', 'made at first start');
     write(`console token for admin, shown this once (make more on the Tokens page): ${secret}`);
   }
   return { handle, tokens };

@@ -8,6 +8,7 @@ const directory = mkdtempSync(join(tmpdir(), 'toolshed-audit-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 const entry = (error?: string): AuditEntry => ({
+  id: 'call-1',
   time: '2026-11-22T00:00:00.000Z',
   caller: 'test/1',
   server: 's',

@@ -6,6 +6,8 @@ const { hash } = process.getBuiltinModule('node:crypto');
 
 /** One line of the audit log: a call, from whom, to what, decided how, and how it ended. */
 export type AuditEntry = {
+  /** The call's id, as the state store's audit record has it. */
+  id: string;
   time: string;
   caller: string;
   server: string;

@@ -52,8 +52,9 @@ export async function waitForConsoleApproval(
   broker: ApprovalBroker,
   request: ApprovalRequest,
   context: CallContext,
+  options: { keepOnAbort?: boolean } = {},
 ): Promise<ApprovalVerdict> {
-  const { approval, verdict } = broker.request(request, context.signal);
+  const { approval, verdict } = await broker.request(request, context.signal, options);
   const totalSeconds = Math.ceil(broker.timeLimitMs / 1000);
   const where =
     broker.consoleUrl === undefined ? 'the Toolshed console' : `the Toolshed console (${broker.consoleUrl})`;

@@ -1,11 +1,12 @@
 import type { ToolAnnotations, ToolDescriptor } from '@toolshed/mcp-core';
+import type { StateStore } from '@toolshed/state';
 import type { ApprovalMode } from '../config/host-config.ts';
 import type { ApprovalBroker } from '../console/approval-broker.ts';
 import type { Upstream, UpstreamState } from '../upstream/upstream.ts';
 import { approvalRequirement } from './approval-rule.ts';
 import { type AssignedName, assignToolNames } from './assign-tool-names.ts';
-import type { AuditEntry } from './audit-log.ts';
 import type { CallLimiter } from './call-limiter.ts';
+import type { CallRecorder } from './call-recorder.ts';
 import { createProxyTool } from './proxy-tool.ts';
 import { composedToolName, matchesPattern } from './tool-names.ts';
 import type { ToolShelf } from './tool-shelf.ts';
@@ -29,8 +30,8 @@ export interface ToolSyncOptions {
   /** Where the proxies go; the shelf decides whether the server lists them. */
   shelf: ToolShelf;
   log(line: string): void;
-  /** Where each call's audit line goes. */
-  audit: { write(entry: AuditEntry): void } | undefined;
+  /** Where each call is recorded. */
+  audit: CallRecorder | undefined;
   limiterFor(upstream: Upstream): CallLimiter | undefined;
   /** The `toolshed.toolTimeoutMs` now. */
   hostTimeoutMs(): number | undefined;
@@ -38,6 +39,8 @@ export interface ToolSyncOptions {
   approvals?: ApprovalBroker | undefined;
   /** The `toolshed.approval.mode` now. */
   hostApprovalMode?: (() => ApprovalMode) | undefined;
+  /** Where replicas see which of them holds a parked call. */
+  state?: (() => StateStore) | undefined;
 }
 
 type AssignedTool = AssignedName<
@@ -107,6 +110,7 @@ export function createToolSync(options: ToolSyncOptions): {
             hostTimeoutMs: options.hostTimeoutMs,
             approvals: options.approvals,
             hostApprovalMode: options.hostApprovalMode,
+            state: options.state,
           }),
         });
         exposed.set(name, tool);

@@ -1,75 +1,71 @@
-// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
-const { randomBytes } = process.getBuiltinModule('node:crypto');
+import type { ApprovalRecord, DecisionRefusal, StateStore } from '@toolshed/state';
 
-/** A call waiting for a human's decision in the console. */
-export interface PendingApproval {
-  /** Unguessable: the console's forms name the request by it. */
-  readonly id: string;
-  /** Who made the call, as the audit log names it. */
-  readonly caller: string;
-  readonly server: string;
-  /** The tool as clients see it. */
-  readonly tool: string;
-  readonly upstreamTool: string;
-  /** The exact arguments, shown to the human. */
-  readonly arguments: Record<string, unknown>;
-  /** The digest of those arguments, as the audit log has it; a decision must name it. */
-  readonly argumentsDigest: string;
-  /** Why the call needs approval, in words. */
-  readonly reason: string;
-  /** What the tool says it would do, when the server has a read-only preview of it. */
-  readonly preview?: string | undefined;
-  readonly requestedAt: number;
-  readonly expiresAt: number;
-}
+export type { DecisionRefusal } from '@toolshed/state';
 
-export type ApprovalRequest = Omit<PendingApproval, 'id' | 'requestedAt' | 'expiresAt'>;
+/** A call waiting for a human's decision in the console, on any replica. */
+export type PendingApproval = ApprovalRecord;
+
+export type ApprovalRequest = Pick<
+  ApprovalRecord,
+  'caller' | 'server' | 'tool' | 'upstreamTool' | 'arguments' | 'argumentsDigest' | 'reason' | 'preview' | 'retryKey'
+>;
 
 export type ApprovalVerdict =
   | { decision: 'approved' | 'denied'; by: string }
   | { decision: 'expired' }
-  | { decision: 'cancelled' };
-
-/** Why a decision was not taken. */
-export type DecisionRefusal = 'unknown' | 'already_decided' | 'expired' | 'mismatch';
+  | { decision: 'cancelled' }
+  /** Approved, and already run by another attempt of the same call: an approval runs one call. */
+  | { decision: 'used' };
 
 export interface ApprovalBrokerOptions {
+  /** The host's state store, once it is open. */
+  store: () => StateStore;
   /** How long a call waits for a decision, or where to read it at each request (a reload may change it). Default 5 minutes. */
   timeLimitMs?: number | (() => number) | undefined;
   /** The clock; tests move it. Default Date.now. */
   now?: (() => number) | undefined;
 }
 
-/** Decided ids kept to tell a replay from a guess; older ones are simply unknown. */
-const rememberedDecisions = 1000;
+/** A decision announced on another replica may be missed while a connection is rebuilt: each waiter also looks this often. */
+const lookEveryMs = 2000;
 
 /**
- * Holds the calls that wait for a human's yes in the console. A request
+ * The calls that wait for a human's yes in the console, kept in the state
+ * store so every replica's console lists them and any can decide. A request
  * is bound to its caller, tool, argument digest and expiry; a decision must
- * name the same tool and digest, is taken once, and nothing else can settle
- * it: the only way in is `decide`, which the console calls for a logged-in
- * human's form. The model's arguments travel with the request to be shown,
- * never to be obeyed.
+ * name the same tool and digest and is taken once (one conditional update,
+ * whichever replica's console it comes from); an approval is used by one
+ * call. The model's arguments travel with the request to be shown, never
+ * to be obeyed.
  */
 export class ApprovalBroker {
+  readonly #store: () => StateStore;
   readonly #timeLimitMs: () => number;
   readonly #now: () => number;
-  readonly #waiting = new Map<
-    string,
-    { approval: PendingApproval; settle(verdict: ApprovalVerdict): void; timer: NodeJS.Timeout }
-  >();
-  /** How each recent request ended, to tell a replay or a late decision from a guess. */
-  readonly #ended = new Map<string, ApprovalVerdict['decision']>();
   readonly #listeners = new Set<() => void>();
+  /** Waits in this process, by request id: woken when the store says the request changed. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+  /** Ends every wait in this process (the host closing). */
+  readonly #closing = new AbortController();
+  #unsubscribe: (() => void) | undefined;
   #consoleUrl: string | undefined;
 
-  constructor(options: ApprovalBrokerOptions = {}) {
+  constructor(options: ApprovalBrokerOptions) {
     const limit = options.timeLimitMs ?? 5 * 60_000;
+    this.#store = options.store;
     this.#timeLimitMs = typeof limit === 'number' ? () => limit : limit;
     this.#now = options.now ?? Date.now;
   }
 
-  /** Where the console is, while one is serving; undefined means nobody can decide here. */
+  /** Starts hearing the store's announcements (called once the store is open). */
+  connect(): void {
+    this.#unsubscribe ??= this.#store().approvals.onChange((id) => {
+      for (const wake of this.#waiters.get(id) ?? []) wake();
+      for (const listener of this.#listeners) listener();
+    });
+  }
+
+  /** Where this replica's console is, while one is serving; undefined means nobody can decide here. */
   get consoleUrl(): string | undefined {
     return this.#consoleUrl;
   }
@@ -86,100 +82,102 @@ export class ApprovalBroker {
     };
   }
 
-  /** Calls `listener` whenever the waiting list changes; returns the unsubscribe. */
+  /** Calls `listener` whenever a request is made or decided on any replica; returns the unsubscribe. */
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  pending(): PendingApproval[] {
-    return [...this.#waiting.values()].map((entry) => entry.approval).sort((a, b) => a.requestedAt - b.requestedAt);
+  pending(): Promise<PendingApproval[]> {
+    return this.#store().approvals.pending(this.#now());
   }
 
-  get(id: string): PendingApproval | undefined {
-    return this.#waiting.get(id)?.approval;
+  get(id: string): Promise<PendingApproval | undefined> {
+    return this.#store().approvals.get(id);
   }
 
   /**
-   * Waits for a decision on one call: settles with the human's decision, or
-   * `expired` at the time limit, or `cancelled` when `signal` aborts. The
-   * request is gone from the list once settled.
+   * Puts one call on the waiting list — or, for a caller that retries the
+   * same call (`retryKey`), finds the request it already made on any
+   * replica — and waits for the decision: the human's, or `expired` at the
+   * time limit, or `cancelled` when `signal` aborts. With `keepOnAbort`, an
+   * abort leaves the request waiting for the caller's retry.
    */
-  request(
+  async request(
     request: ApprovalRequest,
     signal: AbortSignal,
-  ): { approval: PendingApproval; verdict: Promise<ApprovalVerdict> } {
-    const requestedAt = this.#now();
-    const timeLimitMs = this.#timeLimitMs();
-    const approval: PendingApproval = {
-      ...request,
-      id: randomBytes(16).toString('base64url'),
-      requestedAt,
-      expiresAt: requestedAt + timeLimitMs,
-    };
-    const verdict = new Promise<ApprovalVerdict>((resolve) => {
-      const settle = (result: ApprovalVerdict) => {
-        const entry = this.#waiting.get(approval.id);
-        if (entry === undefined) return;
-        clearTimeout(entry.timer);
-        signal.removeEventListener('abort', onAbort);
-        this.#waiting.delete(approval.id);
-        this.#remember(approval.id, result.decision);
-        resolve(result);
-        this.#changed();
-      };
-      const onAbort = () => settle({ decision: 'cancelled' });
-      const timer = setTimeout(() => settle({ decision: 'expired' }), timeLimitMs);
-      timer.unref();
-      this.#waiting.set(approval.id, { approval, settle, timer });
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
-    this.#changed();
-    return { approval, verdict };
+    options: { keepOnAbort?: boolean } = {},
+  ): Promise<{ approval: PendingApproval; verdict: Promise<ApprovalVerdict> }> {
+    const approvals = this.#store().approvals;
+    const now = this.#now();
+    const earlier = request.retryKey === undefined ? undefined : await approvals.findForRetry(request.retryKey, now);
+    const approval = earlier ?? (await approvals.create({ ...request, expiresAt: now + this.#timeLimitMs() }, now));
+    return { approval, verdict: this.#wait(approval, signal, options.keepOnAbort === true) };
+  }
+
+  async #wait(approval: PendingApproval, signal: AbortSignal, keepOnAbort: boolean): Promise<ApprovalVerdict> {
+    const approvals = this.#store().approvals;
+    const ended = AbortSignal.any([signal, this.#closing.signal]);
+    let wake = () => {};
+    const woken = () => wake();
+    const waiters = this.#waiters.get(approval.id) ?? new Set();
+    waiters.add(woken);
+    this.#waiters.set(approval.id, waiters);
+    try {
+      for (;;) {
+        const current = await approvals.get(approval.id);
+        const decision = current?.decision;
+        if (decision === 'approved') {
+          return (await approvals.use(approval.id, this.#now()))
+            ? { decision: 'approved', by: current?.decidedBy ?? 'someone' }
+            : { decision: 'used' };
+        }
+        if (decision === 'denied') return { decision: 'denied', by: current?.decidedBy ?? 'someone' };
+        if (decision === 'expired') return { decision: 'expired' };
+        if (decision !== undefined || current === undefined) return { decision: 'cancelled' };
+        const now = this.#now();
+        if (now >= approval.expiresAt) {
+          await approvals.settle(approval.id, 'expired', now);
+          continue;
+        }
+        if (ended.aborted) {
+          if (keepOnAbort && !this.#closing.signal.aborted) return { decision: 'cancelled' };
+          await approvals.settle(approval.id, 'cancelled', now);
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(lookEveryMs, approval.expiresAt - now));
+          const done = () => {
+            clearTimeout(timer);
+            ended.removeEventListener('abort', done);
+            resolve();
+          };
+          wake = done;
+          ended.addEventListener('abort', done, { once: true });
+        });
+      }
+    } finally {
+      waiters.delete(woken);
+      if (waiters.size === 0) this.#waiters.delete(approval.id);
+    }
   }
 
   /**
    * A human's decision on the request `id`, which must still name `tool` and
-   * `argumentsDigest` (what the human was shown). Taken once: a second
-   * decision on the same request is refused, as is one past its expiry.
+   * `argumentsDigest` (what the human was shown). Taken once, on whichever
+   * replica: a second decision is refused, as is one past the expiry.
    */
   decide(
     id: string,
     decision: { tool: string; argumentsDigest: string; approve: boolean; by: string },
-  ): { ok: true } | { ok: false; refusal: DecisionRefusal } {
-    const entry = this.#waiting.get(id);
-    if (entry === undefined) {
-      const ended = this.#ended.get(id);
-      if (ended === undefined || ended === 'cancelled') return { ok: false, refusal: 'unknown' };
-      return { ok: false, refusal: ended === 'expired' ? 'expired' : 'already_decided' };
-    }
-    const { approval } = entry;
-    if (approval.tool !== decision.tool || approval.argumentsDigest !== decision.argumentsDigest) {
-      return { ok: false, refusal: 'mismatch' };
-    }
-    if (this.#now() >= approval.expiresAt) {
-      entry.settle({ decision: 'expired' });
-      return { ok: false, refusal: 'expired' };
-    }
-    entry.settle({ decision: decision.approve ? 'approved' : 'denied', by: decision.by });
-    return { ok: true };
+  ): Promise<{ ok: true } | { ok: false; refusal: DecisionRefusal }> {
+    return this.#store().approvals.decide(id, decision, this.#now());
   }
 
-  /** Ends every wait (the host is closing): each settles as cancelled. */
+  /** Ends every wait in this process (the host is closing): each settles as cancelled. */
   close(): void {
-    for (const entry of [...this.#waiting.values()]) entry.settle({ decision: 'cancelled' });
-  }
-
-  #remember(id: string, decision: ApprovalVerdict['decision']): void {
-    this.#ended.set(id, decision);
-    if (this.#ended.size > rememberedDecisions) {
-      const oldest = this.#ended.keys().next().value;
-      if (oldest !== undefined) this.#ended.delete(oldest);
-    }
-  }
-
-  #changed(): void {
-    for (const listener of this.#listeners) listener();
+    this.#closing.abort();
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 }

@@ -1,4 +1,4 @@
-import type { ApprovalBroker, PendingApproval } from './approval-broker.ts';
+import type { PendingApproval } from './approval-broker.ts';
 import { html, type SafeHtml } from './html.ts';
 
 function decisionForm(approval: PendingApproval, csrf: string, approve: boolean): SafeHtml {
@@ -11,8 +11,7 @@ function decisionForm(approval: PendingApproval, csrf: string, approve: boolean)
 }
 
 /** The waiting calls, each with its exact arguments, preview and the two buttons; what the live updates replace. */
-export function approvalList(broker: ApprovalBroker, csrf: string, now: number = Date.now()): SafeHtml {
-  const pending = broker.pending();
+export function approvalList(pending: readonly PendingApproval[], csrf: string, now: number = Date.now()): SafeHtml {
   if (pending.length === 0) return html`<p class="hint" data-empty>No call is waiting for approval.</p>`;
   return html`${pending.map(
     (
@@ -29,7 +28,7 @@ ${decisionForm(approval, csrf, true)}${decisionForm(approval, csrf, false)}
   )}`;
 }
 
-export function approvalsPage(broker: ApprovalBroker, csrf: string): SafeHtml {
+export function approvalsPage(pending: readonly PendingApproval[], csrf: string): SafeHtml {
   return html`<p>Calls from clients that cannot ask their user wait here. An approval is for this call only: this caller, this tool, these exact arguments, once.</p>
-<div data-live-approvals aria-live="polite">${approvalList(broker, csrf)}</div>`;
+<div data-live-approvals aria-live="polite">${approvalList(pending, csrf)}</div>`;
 }

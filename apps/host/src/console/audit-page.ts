@@ -1,8 +1,12 @@
-import type { AuditEntry } from '../compose/audit-log.ts';
-import type { AuditFilter, AuditReader } from './audit-reader.ts';
+import type { AuditOutcome, AuditQuery } from '@toolshed/state';
+import type { Host } from '../create-host.ts';
 import { html, type SafeHtml } from './html.ts';
 
-const outcomes: readonly AuditEntry['outcome'][] = [
+type AuditFilter = Omit<AuditQuery, 'limit' | 'offset'>;
+
+const outcomes: readonly AuditOutcome[] = [
+  'started',
+  'interrupted',
   'ok',
   'tool_error',
   'error',
@@ -39,12 +43,16 @@ export function auditFilterOf(query: URLSearchParams): { filter: AuditFilter; pa
   };
 }
 
-/** The audit log, filtered by server, tool, outcome and time, a page at a time, newest first. */
-export function auditPage(reader: AuditReader, path: string | undefined, query: URLSearchParams): SafeHtml {
-  if (path === undefined)
+/**
+ * The audit record from the state store — every replica's calls, the same on
+ * every replica — filtered by server, tool, outcome and time, a page at a
+ * time, newest first.
+ */
+export async function auditPage(host: Host, query: URLSearchParams): Promise<SafeHtml> {
+  if (!host.auditEnabled)
     return html`<p class="notice">The audit log is off (<code>toolshed.audit.enabled</code>).</p>`;
   const { filter, page } = auditFilterOf(query);
-  const result = reader.read(path, filter, page, auditPageSize);
+  const result = await host.store().audit.query({ ...filter, offset: page * auditPageSize, limit: auditPageSize });
   const pages = Math.max(1, Math.ceil(result.matching / auditPageSize));
   const link = (target: number) => {
     const next = new URLSearchParams(query);
@@ -62,12 +70,12 @@ export function auditPage(reader: AuditReader, path: string | undefined, query: 
 <div><label for="filter-to">To (UTC)</label><input type="datetime-local" id="filter-to" name="to" value="${value('to')}"></div>
 <div><button type="submit">Filter</button> <a href="/audit">Clear</a></div>
 </form>
-<p role="status" class="audit-count">Lines ${first}–${last} of ${result.matching} matching (${result.total} in the log), page ${page + 1} of ${pages}.</p>
+<p role="status" class="audit-count">Calls ${first}–${last} of ${result.matching} matching (${result.total} in the record), page ${page + 1} of ${pages}.</p>
 <table class="audit">
 <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Caller</th><th scope="col">Server</th><th scope="col">Tool</th><th scope="col">Approval</th><th scope="col">Outcome</th><th scope="col">ms</th><th scope="col">Error</th></tr></thead>
-<tbody>${result.entries.map(
+<tbody>${result.records.map(
     (entry) =>
-      html`<tr><td>${entry.time}</td><td>${entry.caller}</td><td>${entry.server}</td><td>${entry.tool}</td><td>${entry.approval}</td><td class="outcome-${entry.outcome}">${entry.outcome}</td><td>${entry.duration_ms}</td><td>${entry.error ?? ''}</td></tr>`,
+      html`<tr><td>${entry.time}</td><td>${entry.caller}</td><td>${entry.server}</td><td>${entry.tool}</td><td>${entry.approval}</td><td class="outcome-${entry.outcome}">${entry.outcome}</td><td>${entry.duration_ms ?? ''}</td><td>${entry.error ?? ''}</td></tr>`,
   )}</tbody>
 </table>
 <nav class="pages" aria-label="Pages">${page > 0 ? html`<a href="${link(page - 1)}" rel="prev">Newer</a>` : ''}${page + 1 < pages ? html`<a href="${link(page + 1)}" rel="next">Older</a>` : ''}</nav>`;

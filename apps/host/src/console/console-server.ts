@@ -4,7 +4,6 @@ import { isLoopbackAddress, LocalError } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
 import { approvalList, approvalsPage } from './approvals-page.ts';
 import { auditPage } from './audit-page.ts';
-import { AuditReader } from './audit-reader.ts';
 import { consoleScript, consoleStylesheet } from './console-assets.ts';
 import { ConsoleCalls } from './console-calls.ts';
 import { type ConsolePageName, consolePage, notice } from './console-layout.ts';
@@ -91,13 +90,9 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
     );
   }
   const guard = createRequestGuard(listenHost, options.allowedHosts);
-  const sessions = new ConsoleSessions();
+  const sessions = new ConsoleSessions(host.store);
   const calls = new ConsoleCalls(host);
-  const audit = new AuditReader();
-  // Parsed now, at start, so the first visit to the audit page does not wait for a large log.
-  if (host.auditPath !== undefined) audit.read(host.auditPath, {}, 0, 1);
   const streams = new Set<ServerResponse>();
-  const stopRevokeListener = tokens.onRevoke((token) => sessions.closeForToken(token.id));
 
   const send = (
     response: ServerResponse,
@@ -186,7 +181,7 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
 
     if (path === '/login') {
       if (method === 'GET') {
-        if (sessions.find(cookies.get(sessionCookie)) !== undefined) return redirect(response, '/servers');
+        if ((await sessions.find(cookies.get(sessionCookie))) !== undefined) return redirect(response, '/servers');
         return loginForm(response, 200, cookies);
       }
       if (!sameSecret(form?.get('csrf') ?? undefined, cookies.get(loginCookie) ?? '') || !cookies.get(loginCookie)) {
@@ -197,17 +192,17 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
           'The login form expired or did not come from this console; try again.',
         );
       }
-      const token = tokens.verify(form?.get('token') ?? '');
+      const token = await tokens.verify(form?.get('token') ?? '');
       if (token === undefined) return loginForm(response, 401, cookies, 'That token is not valid here.');
       const previous = cookies.get(sessionCookie);
-      if (previous !== undefined) sessions.close(previous);
-      const session = sessions.open(token.user, token.id);
+      if (previous !== undefined) await sessions.close(previous);
+      const session = await sessions.open(token.user, token.id);
       return redirect(response, '/servers', {
         'set-cookie': [cookieHeader(sessionCookie, session.id), cookieHeader(loginCookie, '', 0)],
       });
     }
 
-    const session = sessions.find(cookies.get(sessionCookie));
+    const session = await sessions.find(cookies.get(sessionCookie));
     if (session === undefined) {
       if (method === 'GET' && !path.startsWith('/approvals/')) return redirect(response, '/login');
       errorPage(response, 401, 'Log in first.');
@@ -219,7 +214,7 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
     }
 
     if (path === '/logout' && method === 'POST') {
-      sessions.close(session.id);
+      await sessions.close(session.id);
       return redirect(response, '/login', { 'set-cookie': cookieHeader(sessionCookie, '', 0) });
     }
     if (path === '/' && method === 'GET') return redirect(response, '/servers');
@@ -264,11 +259,11 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
         session,
         'approvals',
         'Approvals',
-        html`${notice(message)}${approvalsPage(host.approvals, session.csrf)}`,
+        html`${notice(message)}${approvalsPage(await host.approvals.pending(), session.csrf)}`,
       );
     }
     if (path === '/approvals/list' && method === 'GET') {
-      return send(response, 200, approvalList(host.approvals, session.csrf).text);
+      return send(response, 200, approvalList(await host.approvals.pending(), session.csrf).text);
     }
     if (path === '/approvals/events' && method === 'GET') {
       response.writeHead(200, {
@@ -294,7 +289,7 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
       if (decision !== 'approve' && decision !== 'deny') {
         return errorPage(response, 400, 'Say approve or deny.', session);
       }
-      const outcome = host.approvals.decide(decisionMatch[1] ?? '', {
+      const outcome = await host.approvals.decide(decisionMatch[1] ?? '', {
         tool: form?.get('tool') ?? '',
         argumentsDigest: form?.get('digest') ?? '',
         approve: decision === 'approve',
@@ -312,15 +307,15 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
         session,
         'approvals',
         'Approvals',
-        html`${notice(messages[outcome.refusal], 'error')}${approvalsPage(host.approvals, session.csrf)}`,
+        html`${notice(messages[outcome.refusal], 'error')}${approvalsPage(await host.approvals.pending(), session.csrf)}`,
         409,
       );
     }
     if (path === '/audit' && method === 'GET') {
-      return page(response, session, 'audit', 'Audit log', auditPage(audit, host.auditPath, url.searchParams));
+      return page(response, session, 'audit', 'Audit log', await auditPage(host, url.searchParams));
     }
     if (path === '/tokens' && method === 'GET') {
-      return page(response, session, 'tokens', 'Tokens', tokensPage(tokens, session.csrf));
+      return page(response, session, 'tokens', 'Tokens', tokensPage(await tokens.list(), session.csrf));
     }
     if (path === '/tokens' && method === 'POST') {
       const user = form?.get('user')?.trim() ?? '';
@@ -331,22 +326,22 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
           session,
           'tokens',
           'Tokens',
-          html`${notice('A user name is 1 to 64 of letters, digits, . _ @ and -.', 'error')}${tokensPage(tokens, session.csrf)}`,
+          html`${notice('A user name is 1 to 64 of letters, digits, . _ @ and -.', 'error')}${tokensPage(await tokens.list(), session.csrf)}`,
           400,
         );
       }
-      const created = tokens.create(user, label);
+      const created = await tokens.create(user, label);
       return page(
         response,
         session,
         'tokens',
         'Tokens',
-        tokensPage(tokens, session.csrf, { user, secret: created.secret }),
+        tokensPage(await tokens.list(), session.csrf, { user, secret: created.secret }),
       );
     }
     const revokeMatch = /^\/tokens\/([0-9a-f]+)\/revoke$/.exec(path);
     if (revokeMatch !== null && method === 'POST') {
-      tokens.revoke(revokeMatch[1] ?? '');
+      await tokens.revoke(revokeMatch[1] ?? '');
       return redirect(response, '/tokens');
     }
     errorPage(response, 404, `Nothing at ${path}.`, session);
@@ -384,7 +379,6 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
     url,
     async close() {
       detach();
-      stopRevokeListener();
       for (const stream of streams) stream.end();
       await calls.close();
       await new Promise<void>((resolve) => {

@@ -1,16 +1,10 @@
+import type { SessionRecord, StateStore } from '@toolshed/state';
+
 // Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
 const { randomBytes, timingSafeEqual } = process.getBuiltinModule('node:crypto');
 
-/** A logged-in browser. */
-export interface ConsoleSession {
-  readonly id: string;
-  readonly user: string;
-  /** The token it logged in with: revoking the token ends the session. */
-  readonly tokenId: string;
-  /** Every form of this session carries it; a POST without it is refused. */
-  readonly csrf: string;
-  lastSeen: number;
-}
+/** A logged-in browser; every form of it carries its `csrf`, and a POST without it is refused. */
+export type ConsoleSession = SessionRecord;
 
 export const sessionCookie = 'toolshed_console';
 export const loginCookie = 'toolshed_console_login';
@@ -26,47 +20,39 @@ export function sameSecret(a: string | undefined, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The console's sessions, in memory: a restart logs everyone out, which is the safe way round. */
+/**
+ * The console's sessions, in the host's state store: a browser logged in on
+ * one replica is logged in on all, and revoking its token logs it out
+ * everywhere at its next request. The store keeps a session id's digest only.
+ */
 export class ConsoleSessions {
-  readonly #sessions = new Map<string, ConsoleSession>();
+  readonly #store: () => StateStore;
   readonly #now: () => number;
 
-  constructor(now: () => number = Date.now) {
+  constructor(store: () => StateStore, now: () => number = Date.now) {
+    this.#store = store;
     this.#now = now;
   }
 
-  open(user: string, tokenId: string): ConsoleSession {
+  async open(user: string, tokenId: string): Promise<ConsoleSession> {
     const session: ConsoleSession = {
       id: randomBytes(32).toString('base64url'),
       user,
       tokenId,
       csrf: randomBytes(32).toString('base64url'),
-      lastSeen: this.#now(),
     };
-    this.#sessions.set(session.id, session);
+    await this.#store().logins.openSession(session, this.#now());
     return session;
   }
 
-  /** The live session a cookie names, touched; an idle one is ended instead. */
-  find(id: string | undefined): ConsoleSession | undefined {
-    if (id === undefined) return undefined;
-    const session = this.#sessions.get(id);
-    if (session === undefined) return undefined;
-    if (this.#now() - session.lastSeen > idleLimitMs) {
-      this.#sessions.delete(id);
-      return undefined;
-    }
-    session.lastSeen = this.#now();
-    return session;
+  /** The live session a cookie names, touched; an idle one, or one whose token was revoked, is gone. */
+  find(id: string | undefined): Promise<ConsoleSession | undefined> {
+    if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return Promise.resolve(undefined);
+    return this.#store().logins.findSession(id, idleLimitMs, this.#now());
   }
 
-  close(id: string): void {
-    this.#sessions.delete(id);
-  }
-
-  /** Ends every session opened with a token. */
-  closeForToken(tokenId: string): void {
-    for (const [id, session] of this.#sessions) if (session.tokenId === tokenId) this.#sessions.delete(id);
+  close(id: string): Promise<void> {
+    return this.#store().logins.closeSession(id);
   }
 }
 

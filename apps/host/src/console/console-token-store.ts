@@ -1,99 +1,74 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import type { StateStore, TokenRecord } from '@toolshed/state';
 
+const { readFileSync } = process.getBuiltinModule('node:fs');
 // Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
-const { createHash, randomBytes, timingSafeEqual } = process.getBuiltinModule('node:crypto');
+const { createHash, randomBytes } = process.getBuiltinModule('node:crypto');
 
 /** One token as it is kept: who it is for and its SHA-256, never the token itself. */
-export interface StoredToken {
-  id: string;
-  user: string;
-  label: string;
-  sha256: string;
-  createdAt: string;
-  lastUsedAt?: string | undefined;
-}
+export type StoredToken = TokenRecord;
 
 export interface TokenStore {
   /** The tokens, newest first. */
-  list(): StoredToken[];
+  list(): Promise<StoredToken[]>;
   /** Makes a token for `user`; the returned secret is the only copy there will ever be. */
-  create(user: string, label: string): { token: StoredToken; secret: string };
-  revoke(id: string): boolean;
+  create(user: string, label: string): Promise<{ token: StoredToken; secret: string }>;
+  /** Revokes a token; its sessions end at their next request, on every replica. */
+  revoke(id: string): Promise<boolean>;
   /** The token a presented secret is, or undefined. */
-  verify(secret: string): StoredToken | undefined;
-  /** Tells `listener` when a token is revoked (its sessions end). */
-  onRevoke(listener: (token: StoredToken) => void): () => void;
+  verify(secret: string): Promise<StoredToken | undefined>;
 }
 
-const digestOf = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+const digestOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /**
- * Per-user tokens for the console, kept in a JSON file readable by its
- * owner only, as SHA-256 digests: a token is 32 random bytes, so a digest
- * needs no salt or stretching to be useless to whoever reads the file.
- * Presented tokens are compared in constant time against every digest.
- * Without a path the tokens live in memory only.
+ * Per-user tokens for the console, in the host's state store as SHA-256
+ * digests: a token is 32 random bytes, so a digest needs no salt or
+ * stretching to be useless to whoever reads the store, and a presented token
+ * is found by its digest (an index lookup, with nothing to compare in a time
+ * an attacker could measure against a secret).
  */
-export function createTokenStore(path: string | undefined): TokenStore {
-  let tokens: StoredToken[] = [];
-  if (path !== undefined) {
-    try {
-      tokens = (JSON.parse(readFileSync(path, 'utf8')) as { tokens?: StoredToken[] }).tokens ?? [];
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  const listeners = new Set<(token: StoredToken) => void>();
-  const save = () => {
-    if (path === undefined) return;
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify({ tokens }, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
-  };
+export function createTokenStore(store: () => StateStore): TokenStore {
   return {
-    list: () => [...tokens].reverse(),
-    create(user, label) {
+    list: () => store().logins.tokens(),
+    async create(user, label) {
       const secret = `tsc_${randomBytes(32).toString('base64url')}`;
       const token: StoredToken = {
         id: randomBytes(6).toString('hex'),
         user,
         label,
-        sha256: digestOf(secret).toString('hex'),
+        sha256: digestOf(secret),
         createdAt: new Date().toISOString(),
       };
-      tokens.push(token);
-      save();
+      await store().logins.addToken(token);
       return { token, secret };
     },
-    revoke(id) {
-      const token = tokens.find((candidate) => candidate.id === id);
-      if (token === undefined) return false;
-      tokens = tokens.filter((candidate) => candidate !== token);
-      save();
-      for (const listener of listeners) listener(token);
-      return true;
-    },
-    verify(secret) {
-      const presented = digestOf(secret);
-      let found: StoredToken | undefined;
-      for (const token of tokens) {
-        if (timingSafeEqual(presented, Buffer.from(token.sha256, 'hex'))) found = token;
-      }
-      if (found !== undefined) {
-        const now = new Date();
-        // Written at most once a minute: a token used on every request must not mean a write on every request.
-        const stale = found.lastUsedAt === undefined || now.getTime() - Date.parse(found.lastUsedAt) > 60_000;
-        found.lastUsedAt = now.toISOString();
-        if (stale) save();
-      }
-      return found;
-    },
-    onRevoke(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    revoke: (id) => store().logins.revokeToken(id),
+    verify: (secret) => store().logins.findToken(digestOf(secret), Date.now()),
   };
+}
+
+/**
+ * Brings the tokens of a console-tokens.json file (where tokens were kept
+ * before the state store) into the store, once: a token already there is
+ * left as it is. Returns how many were brought in.
+ */
+export async function importTokenFile(path: string, store: StateStore): Promise<number> {
+  let tokens: StoredToken[];
+  try {
+    tokens = (JSON.parse(readFileSync(path, 'utf8')) as { tokens?: StoredToken[] }).tokens ?? [];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  const known = new Set((await store.logins.tokens()).map((token) => token.id));
+  let added = 0;
+  for (const token of tokens) {
+    if (known.has(token.id) || !/^[0-9a-f]{64}$/.test(token.sha256)) continue;
+    await store.logins.addToken(token).then(
+      () => added++,
+      // A token revoked in the store keeps its row: the file does not bring it back.
+      () => {},
+    );
+  }
+  return added;
 }

@@ -1,8 +1,12 @@
-import type { TokenStore } from './console-token-store.ts';
+import type { StoredToken } from './console-token-store.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** Who has a token, with forms to make one (shown once, here) and to revoke one. */
-export function tokensPage(store: TokenStore, csrf: string, created?: { user: string; secret: string }): SafeHtml {
+export function tokensPage(
+  tokens: readonly StoredToken[],
+  csrf: string,
+  created?: { user: string; secret: string },
+): SafeHtml {
   return html`${
     created === undefined
       ? ''
@@ -11,12 +15,10 @@ export function tokensPage(store: TokenStore, csrf: string, created?: { user: st
 <p>A token logs a person in to this console and, when the MCP endpoint requires auth, is accepted there as that user, until it is revoked. Each is 32 random bytes; the host keeps only their SHA-256.</p>
 <table>
 <thead><tr><th scope="col">User</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="hint">Revoke</span></th></tr></thead>
-<tbody>${store
-    .list()
-    .map(
-      (token) =>
-        html`<tr data-token-id="${token.id}"><td>${token.user}</td><td>${token.label}</td><td>${token.createdAt}</td><td>${token.lastUsedAt ?? 'never'}</td><td><form method="post" action="/tokens/${token.id}/revoke"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="danger">Revoke ${token.user}’s token ${token.label}</button></form></td></tr>`,
-    )}</tbody>
+<tbody>${tokens.map(
+    (token) =>
+      html`<tr data-token-id="${token.id}"><td>${token.user}</td><td>${token.label}</td><td>${token.createdAt}</td><td>${token.lastUsedAt ?? 'never'}</td><td><form method="post" action="/tokens/${token.id}/revoke"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="danger">Revoke ${token.user}’s token ${token.label}</button></form></td></tr>`,
+  )}</tbody>
 </table>
 <h2>New token</h2>
 <form method="post" action="/tokens">

@@ -1,0 +1,326 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freeLoopbackPort, type SpawnedHttpServer, serviceGate, spawnHttpServer } from '@toolshed/mcp-core/testing';
+import { openStateStore, type StateStore } from '@toolshed/state';
+import { type PostgresStateServer, postgresStateService, startPostgresStateServer } from '@toolshed/state/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NginxLoadBalancer, nginxBinary, startNginxLoadBalancer } from './__fixtures__/nginx-server.ts';
+
+const { createHash } = process.getBuiltinModule('node:crypto');
+const bin = new URL('./cli.ts', import.meta.url).pathname;
+const prefixes = ['r1-', 'r2-', 'r3-'] as const;
+const clientInfo = { name: 'shared-state-test', version: '1.0.0' };
+
+const ready =
+  serviceGate({ name: 'nginx', binary: nginxBinary, debianPackage: 'nginx' }, it) &&
+  serviceGate(postgresStateService, it);
+
+type Replica = SpawnedHttpServer & { console: string; index: number };
+
+/** A console session on one replica's console, logged in with a token as a browser would. */
+async function consoleLogin(base: string, token: string): Promise<{ cookie: string; csrf: string }> {
+  const form = await fetch(`${base}login`);
+  const loginCookie = (form.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const origin = base.replace(/\/$/, '');
+  const login = await fetch(`${base}login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin, cookie: loginCookie },
+    body: new URLSearchParams({ csrf: loginCookie.split('=')[1] ?? '', token }).toString(),
+  });
+  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('toolshed_console=')) ?? '').split(
+    ';',
+  )[0] as string;
+  const page = await (await fetch(`${base}approvals`, { headers: { cookie } })).text();
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+  return { cookie, csrf };
+}
+
+async function decideInConsole(
+  base: string,
+  session: { cookie: string; csrf: string },
+  approval: { id: string; tool: string; argumentsDigest: string },
+  decision: 'approve' | 'deny',
+): Promise<number> {
+  const response = await fetch(`${base}approvals/${approval.id}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: base.replace(/\/$/, ''),
+      cookie: session.cookie,
+    },
+    body: new URLSearchParams({
+      csrf: session.csrf,
+      tool: approval.tool,
+      digest: approval.argumentsDigest,
+      decision,
+    }).toString(),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, behind nginx', () => {
+  let directory: string;
+  let workspace: string;
+  let postgres: PostgresStateServer;
+  let store: StateStore;
+  let replicas: Replica[] = [];
+  let nginx: NginxLoadBalancer | undefined;
+  const token = `tsc_${randomBytes(32).toString('base64url')}`;
+
+  async function startReplica(index: number, config: string, key: string): Promise<Replica> {
+    const consolePort = await freeLoopbackPort();
+    const server = await spawnHttpServer(
+      [
+        bin,
+        'serve',
+        '--config',
+        config,
+        '--http',
+        '127.0.0.1:0',
+        '--http-session-prefix',
+        prefixes[index] as string,
+        '--console',
+        `127.0.0.1:${consolePort}`,
+        '--state',
+        postgres.url,
+      ],
+      {
+        env: {
+          ...process.env,
+          ...postgres.env,
+          XDG_STATE_HOME: join(directory, `replica-${index + 1}`),
+          TOOLSHED_REQUEST_STATE_KEY: key,
+        },
+      },
+    );
+    return Object.assign(server, { console: `http://127.0.0.1:${consolePort}/`, index });
+  }
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'toolshed-shared-state-'));
+    workspace = join(directory, 'workspace');
+    mkdirSync(workspace);
+    postgres = await startPostgresStateServer();
+    const config = join(directory, 'toolshed.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        toolshed: { approval: { mode: 'console' } },
+        mcpServers: {
+          files: {
+            package: '@toolshed/server-filesystem',
+            options: { directories: [workspace] },
+            rateLimit: { perMinute: 30 },
+            tools: { allow: ['list_allowed_directories'] },
+          },
+          writer: {
+            package: '@toolshed/server-filesystem',
+            options: { directories: [workspace] },
+            tools: { allow: ['write_file'] },
+          },
+          counted: {
+            package: '@toolshed/server-filesystem',
+            options: { directories: [workspace] },
+            tools: { allow: ['get_file_info'] },
+          },
+        },
+      }),
+    );
+    writeFileSync(join(workspace, 'seen.txt'), 'seen');
+    const key = randomBytes(32).toString('base64url');
+    // The first replica applies the migrations; the others find them applied.
+    replicas = [await startReplica(0, config, key)];
+    replicas.push(...(await Promise.all([1, 2].map((index) => startReplica(index, config, key)))));
+    nginx = await startNginxLoadBalancer(
+      mkdtempSync(join(tmpdir(), 'toolshed-nginx-')),
+      replicas.map((replica, index) => ({ sessionPrefix: prefixes[index] ?? '', address: replica.url.host })),
+    );
+    process.env.PGPASSWORD = postgres.env.PGPASSWORD;
+    store = await openStateStore({ location: postgres.url });
+    await store.logins.addToken({
+      id: 'abcdef012345',
+      user: 'operator',
+      label: 'test',
+      sha256: createHash('sha256').update(token).digest('hex'),
+      createdAt: new Date().toISOString(),
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await store?.close();
+    await postgres?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }, 60_000);
+
+  async function modernClient() {
+    const client = new ClientV2(clientInfo, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new TransportV2((nginx as NginxLoadBalancer).url));
+    return client;
+  }
+
+  it('keeps a perMinute budget of 30 for all replicas together: of 90 calls round-robin, exactly 30 run', async () => {
+    const client = await modernClient();
+    const results = await Promise.all(
+      Array.from({ length: 90 }, () => client.callTool({ name: 'files_list_allowed_directories', arguments: {} })),
+    );
+    await client.close();
+    const ran = results.filter((result) => result.isError !== true);
+    const limited = results.filter((result) => JSON.stringify(result.content).includes('allows 30 calls per minute'));
+    expect(ran).toHaveLength(30);
+    expect(limited).toHaveLength(60);
+  }, 120_000);
+
+  it('records 1,000 calls round-robin as exactly 1,000 completed rows, whichever replica ran them', async () => {
+    const v1 = new ClientV1(clientInfo);
+    await v1.connect(new TransportV1((nginx as NginxLoadBalancer).url));
+    const modern = await modernClient();
+    const clients = [v1, modern] as const;
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, lane) => {
+        const client = clients[lane % 2] as ClientV2;
+        for (let call = 0; call < 50; call++) {
+          const result = await client.callTool({ name: 'counted_get_file_info', arguments: { path: 'seen.txt' } });
+          expect(result.isError).not.toBe(true);
+        }
+      }),
+    );
+    await v1.close();
+    await modern.close();
+    const page = await store.audit.query({ tool: 'counted_get_file_info', outcome: 'ok', limit: 1 });
+    expect(page.matching).toBe(1000);
+    expect((await store.audit.query({ tool: 'counted_get_file_info', limit: 1 })).matching).toBe(1000);
+  }, 300_000);
+
+  it('lets a call asked through one replica be approved in another replica’s console; two deciders at once make one decision', async () => {
+    const sessions = await Promise.all(replicas.map((replica) => consoleLogin(replica.console, token)));
+    const client = await modernClient();
+    const target = join(workspace, 'approved.txt');
+    const call = client.callTool({ name: 'writer_write_file', arguments: { path: target, content: 'once' } });
+    await expect.poll(async () => (await store.approvals.pending(Date.now())).length, { timeout: 20_000 }).toBe(1);
+    const [pending] = await store.approvals.pending(Date.now());
+    // Every replica's console lists it.
+    for (const [index, replica] of replicas.entries()) {
+      const list = await (
+        await fetch(`${replica.console}approvals/list`, { headers: { cookie: sessions[index]?.cookie ?? '' } })
+      ).text();
+      expect(list).toContain(pending?.id);
+    }
+    const asked = replicas.findIndex((replica) => pending?.replica.includes(`-${replica.child.pid}-`));
+    const others = [0, 1, 2].filter((index) => index !== asked);
+    const statuses = await Promise.all(
+      others.map((index) =>
+        decideInConsole(
+          replicas[index]?.console ?? '',
+          sessions[index] as { cookie: string; csrf: string },
+          pending as never,
+          'approve',
+        ),
+      ),
+    );
+    expect(statuses.sort()).toEqual([303, 409]);
+    const result = await call;
+    expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+    await client.close();
+    expect(readdirSync(workspace)).toContain('approved.txt');
+    const rows = await store.audit.query({ tool: 'writer_write_file', limit: 10 });
+    expect(rows.records.map((record) => [record.outcome, record.approval])).toEqual([['ok', 'approved']]);
+  }, 120_000);
+
+  it('logs a browser out on every replica when its token is revoked on one', async () => {
+    const secret = `tsc_${randomBytes(32).toString('base64url')}`;
+    await store.logins.addToken({
+      id: '0123456789ab',
+      user: 'temp',
+      label: 'revoked',
+      sha256: createHash('sha256').update(secret).digest('hex'),
+      createdAt: new Date().toISOString(),
+    });
+    const first = replicas[0] as Replica;
+    const second = replicas[1] as Replica;
+    const session = await consoleLogin(first.console, secret);
+    // The same browser's cookie works on another replica: the session is in the store.
+    expect(
+      (await fetch(`${second.console}servers`, { headers: { cookie: session.cookie }, redirect: 'manual' })).status,
+    ).toBe(200);
+    const revoke = await fetch(`${first.console}tokens/0123456789ab/revoke`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: first.console.replace(/\/$/, ''),
+        cookie: session.cookie,
+      },
+      body: new URLSearchParams({ csrf: session.csrf }).toString(),
+    });
+    expect(revoke.status).toBe(303);
+    for (const replica of replicas) {
+      const response = await fetch(`${replica.console}servers`, {
+        headers: { cookie: session.cookie },
+        redirect: 'manual',
+      });
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe('/login');
+    }
+  });
+
+  it('fails closed while PostgreSQL is down, says so on /readyz, and recovers when it is back, without restarts', async () => {
+    const client = await modernClient();
+    await postgres.pause();
+    const refused = await client.callTool({ name: 'counted_get_file_info', arguments: { path: 'seen.txt' } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/was not run: the host cannot reach its state store/);
+    const replica = replicas[0] as Replica;
+    const readyz = await fetch(new URL('/readyz', replica.url));
+    expect(readyz.status).toBe(503);
+    expect(await readyz.json()).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/state store/) });
+    expect(JSON.stringify(await (await fetch(new URL('/readyz', replica.url))).json())).not.toContain(
+      postgres.env.PGPASSWORD,
+    );
+    expect((await fetch(new URL('/healthz', replica.url))).status).toBe(200);
+    await postgres.resume();
+    await expect
+      .poll(async () => (await fetch(new URL('/readyz', replica.url))).status, { timeout: 30_000, interval: 250 })
+      .toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await client.callTool({ name: 'counted_get_file_info', arguments: { path: 'seen.txt' } })).isError === true,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe(false);
+    await client.close();
+  }, 120_000);
+
+  it('ends the console wait of a replica killed with SIGKILL as interrupted, and never runs the call', async () => {
+    const client = await modernClient();
+    const target = join(workspace, 'never.txt');
+    const call = client
+      .callTool({ name: 'writer_write_file', arguments: { path: target, content: 'never' } })
+      .catch((error: unknown) => error);
+    await expect.poll(async () => (await store.approvals.pending(Date.now())).length, { timeout: 20_000 }).toBe(1);
+    const [pending] = await store.approvals.pending(Date.now());
+    const holder = replicas.find((replica) => pending?.replica.includes(`-${replica.child.pid}-`)) as Replica;
+    holder.child.kill('SIGKILL');
+    await call;
+    await client.close().catch(() => {});
+    await expect
+      .poll(async () => (await store.approvals.get(pending?.id ?? ''))?.decision, { timeout: 20_000, interval: 250 })
+      .toBe('interrupted');
+    const rows = await store.audit.query({ tool: 'writer_write_file', limit: 10 });
+    expect(rows.records[0]).toMatchObject({ outcome: 'interrupted', replica: pending?.replica });
+    const survivor = replicas.find((replica) => replica !== holder) as Replica;
+    const session = await consoleLogin(survivor.console, token);
+    expect(await decideInConsole(survivor.console, session, pending as never, 'approve')).toBe(409);
+    expect(readdirSync(workspace)).not.toContain('never.txt');
+  }, 120_000);
+});
