@@ -384,7 +384,7 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     await shot(page, 'tokens');
     // The state store keeps the token's digest, never the token.
     const stateDirectory = join(process.env.XDG_STATE_HOME ?? '', 'toolshed');
-    for (const name of readdirSync(stateDirectory).filter((file) => file.startsWith('state.db'))) {
+    for (const name of ['state.db', 'state.db-wal'].filter((file) => readdirSync(stateDirectory).includes(file))) {
       expect(readFileSync(join(stateDirectory, name)).includes(secret)).toBe(false);
     }
     await page.goto(`${base}tokens`);

@@ -1,6 +1,6 @@
 import type { StateStore, StoreHealth } from '../state-store.ts';
 import { createApprovalRows } from './approval-rows.ts';
-import { createAuditRows } from './audit-rows.ts';
+import { type AuditRowJournal, createAuditRows } from './audit-rows.ts';
 import { createIdempotencyRows } from './idempotency-rows.ts';
 import { createLoginRows } from './login-rows.ts';
 import { createNonceRows } from './nonce-rows.ts';
@@ -14,6 +14,10 @@ export interface EngineLink {
   readonly engine: StateStore['engine'];
   readonly location: string;
   readonly replica: string;
+  /** Where audit rows are made durable before they are written to `sql` (SQLite's journal). */
+  readonly auditJournal?: AuditRowJournal | undefined;
+  /** Runs before each sweep looks for dead replicas (SQLite: replays the journals dead processes left). */
+  beforeSweep?(): Promise<void>;
   /** Tells every replica that an approval changed. */
   announce(approvalId: string): Promise<void>;
   subscribe(listener: (approvalId: string) => void): () => void;
@@ -42,6 +46,7 @@ export function createSqlStateStore(sql: SqlExecutor, link: EngineLink, timing: 
   let sweeping: Promise<number> | undefined;
   const sweepOnce = async (): Promise<number> => {
     if (!(await link.leads())) return 0;
+    await link.beforeSweep?.();
     const now = Date.now();
     const others = await sql.query<ReplicaRow>('SELECT * FROM toolshed_replicas WHERE id <> $1', [link.replica]);
     const dead = new Set<string>();
@@ -67,7 +72,7 @@ export function createSqlStateStore(sql: SqlExecutor, link: EngineLink, timing: 
     engine: link.engine,
     replica: link.replica,
     location: link.location,
-    audit: createAuditRows(sql, link.replica),
+    audit: createAuditRows(sql, link.replica, link.auditJournal),
     approvals: createApprovalRows(sql, link.replica, link.announce, link.subscribe),
     logins: createLoginRows(sql),
     rates: createRateRows(sql),

@@ -2,6 +2,7 @@ import { endDeadReplica } from '../sql/replica-sweep.ts';
 import { migrate } from '../sql/schema-migrations.ts';
 import { createSqlStateStore, type SweepTiming } from '../sql/sql-state-store.ts';
 import type { StateStore } from '../state-store.ts';
+import { AuditJournal } from './audit-journal.ts';
 import { processRuns, processStart } from './process-identity.ts';
 import { SqliteExecutor } from './sqlite-executor.ts';
 
@@ -23,9 +24,16 @@ export interface SqliteStateStoreOptions extends SweepTiming {
  * connection's transactions simply queue. Other processes wait their turn
  * through busy_timeout.
  */
-const sharedConnections = new Map<string, { sql: SqliteExecutor; close(): void; users: number }>();
+const sharedConnections = new Map<
+  string,
+  { sql: SqliteExecutor; journal: AuditJournal; close(): Promise<void>; users: number }
+>();
 
-function openShared(path: string): { sql: SqliteExecutor; release(): void } {
+function openShared(path: string): {
+  sql: SqliteExecutor;
+  journal: AuditJournal;
+  release(): Promise<void>;
+} {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const key = resolve(path);
   let shared = sharedConnections.get(key);
@@ -41,7 +49,17 @@ function openShared(path: string): { sql: SqliteExecutor; release(): void } {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
-    shared = { sql: new SqliteExecutor(database), close: () => database.close(), users: 0 };
+    const sql = new SqliteExecutor(database);
+    const journal = new AuditJournal(path, sql);
+    shared = {
+      sql,
+      journal,
+      async close() {
+        await journal.close();
+        database.close();
+      },
+      users: 0,
+    };
     sharedConnections.set(key, shared);
   }
   const entry = shared;
@@ -49,13 +67,14 @@ function openShared(path: string): { sql: SqliteExecutor; release(): void } {
   let released = false;
   return {
     sql: entry.sql,
-    release() {
+    journal: entry.journal,
+    async release() {
       if (released) return;
       released = true;
       entry.users -= 1;
       if (entry.users === 0) {
         sharedConnections.delete(key);
-        entry.close();
+        await entry.close();
       }
     },
   };
@@ -70,7 +89,7 @@ function openShared(path: string): { sql: SqliteExecutor; release(): void } {
  * (a pid that stopped running does not come back).
  */
 export async function openSqliteStateStore(options: SqliteStateStoreOptions): Promise<StateStore> {
-  const { sql, release } = openShared(options.path);
+  const { sql, journal, release } = openShared(options.path);
   await migrate(sql);
   const replica = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   await sql.query(
@@ -85,6 +104,8 @@ export async function openSqliteStateStore(options: SqliteStateStoreOptions): Pr
       engine: 'sqlite',
       location: options.path,
       replica,
+      auditJournal: journal,
+      beforeSweep: () => AuditJournal.replayOrphans(options.path, sql),
       async announce(id) {
         for (const listener of listeners) listener(id);
       },
@@ -105,8 +126,9 @@ export async function openSqliteStateStore(options: SqliteStateStoreOptions): Pr
       },
       async close() {
         // Whatever is still open is ended as a dead replica's would be: nothing is left `started` for nobody.
+        await journal.apply();
         await endDeadReplica(sql, replica, Date.now(), async () => {}).catch(() => {});
-        release();
+        await release();
       },
     },
     { sweepEveryMs: options.sweepEveryMs, deadAfterMs: options.deadAfterMs ?? 0 },
