@@ -58,6 +58,16 @@ describe('toolshed-email bin', () => {
     [['--imap-host', 'imap.example.com', '--imap-user', 'me'], {}, /TOOLSHED_EMAIL_IMAP_PASSWORD/],
     [['--save-dir', '/tmp'], {}, /--save-dir needs an IMAP server/],
     [[], { TOOLSHED_EMAIL_IMAP_URL: 'https://example.com' }, /TOOLSHED_EMAIL_IMAP_URL must look like imaps:\/\//],
+    [
+      ['--state', 'mysql://db.example.com/state'],
+      {},
+      /--state: must be a postgres:\/\/ URL or a file path; mysql:\/\//,
+    ],
+    [
+      [],
+      { TOOLSHED_EMAIL_STATE: 'postgres://toolshed:hunter2@[db/toolshed' },
+      /^(?!.*hunter2).*--state: is not a valid URL: write postgres:\/\/user@host:port\/database/,
+    ],
   ] as [string[], Record<string, string> | 'wrong-password', RegExp][])(
     'exits 2 with one line for %j %j',
     async (args, environment, message) => {

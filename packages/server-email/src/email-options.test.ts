@@ -52,6 +52,7 @@ describe('emailServerOptions', () => {
       },
       saveDirectory: directory,
       allowMailboxChanges: true,
+      state: 'postgres://toolshed@db.example.com:5432/toolshed',
     } as const;
     expect(parseOptions(emailServerOptions, options, what)).toEqual({
       ...options,
@@ -67,6 +68,15 @@ describe('emailServerOptions', () => {
       allowMailboxChanges: false,
       limits: defaultLimits,
     });
+  });
+
+  it.each([
+    'postgres://toolshed@db.example.com/toolshed',
+    'postgresql://toolshed@db.example.com:6432/toolshed?sslmode=verify-full',
+    'sqlite:///var/lib/toolshed/state.db',
+    './state.db',
+  ])('accepts %s as the state store', (state) => {
+    expect(parseOptions(emailServerOptions, { state }, what).state).toBe(state);
   });
 
   it('lets createEmailServer start from valid options', async () => {
@@ -117,6 +127,17 @@ describe('emailServerOptions', () => {
     ['an IMAP host without a user', { imap: { host: 'h', password: 'p' } }, /imap\.user: required with an IMAP host/],
     ['an IMAP security that does not exist', { imap: { host: 'h', user: 'u', security: 'ssl' } }, /imap\.security/],
     ['mailbox changes without IMAP', { allowMailboxChanges: true }, /--allow-mailbox-changes needs an IMAP server/],
+    [
+      'a state store of another kind',
+      { state: 'redis://cache/0' },
+      /state: must be a postgres:\/\/ URL or a file path/,
+    ],
+    [
+      'a state URL that does not parse, without repeating it',
+      { state: 'postgres://toolshed:hunter2@[db/toolshed' },
+      /^(?!.*hunter2).*state: is not a valid URL/,
+    ],
+    ['an empty state setting', { state: ' ' }, /state: must be a postgres:\/\/ URL or a file path, not empty/],
   ])('refuses %s with where it is', (_name, options, message) => {
     expect(() => createEmailServer(options as never)).toThrow(message);
     expect(() => createEmailServer(options as never)).toThrow(expect.objectContaining({ code: 'config_invalid' }));
