@@ -108,6 +108,30 @@ describe('toolshed bin', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it.each([
+    [
+      'a PostgreSQL nobody listens on',
+      'postgres://toolshed:hunter2-secret@127.0.0.1:1/toolshed',
+      /cannot be used: .*ECONNREFUSED/,
+    ],
+    [
+      'a URL of another kind',
+      'mysql://toolshed@127.0.0.1/toolshed',
+      /the state store mysql:\/\/toolshed@127\.0\.0\.1\/toolshed is neither a postgres:\/\/ URL nor a SQLite file/,
+    ],
+  ])(
+    'stops at start with exit 2 and one line, without the password, on a state store that cannot be used: %s',
+    async (_what, url, message) => {
+      const good = join(directory, 'good-for-state.json');
+      writeFileSync(good, JSON.stringify({ mcpServers: { '@toolshed/server-weather': {} } }));
+      const result = await run(['tools', '--config', good, '--state', url]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toContain('hunter2');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    },
+  );
+
   it('refuses a 10 MB config nested five million levels deep with one line, not a stack trace', async () => {
     const deep = join(directory, 'deep.json');
     const levels = 5_000_000;

@@ -1,7 +1,8 @@
-import { openPostgresStateStore } from './postgres/postgres-state-store.ts';
+import { openPostgresStateStore, printableStoreUrl } from './postgres/postgres-state-store.ts';
 import type { SweepTiming } from './sql/sql-state-store.ts';
 import { openSqliteStateStore } from './sqlite/sqlite-state-store.ts';
 import type { StateStore } from './state-store.ts';
+import { StateStoreError } from './state-store-error.ts';
 
 const { join } = process.getBuiltinModule('node:path');
 const { homedir } = process.getBuiltinModule('node:os');
@@ -36,6 +37,13 @@ export function openStateStore(options: OpenStateStoreOptions = {}): Promise<Sta
   const location = options.location;
   if (location !== undefined && /^postgres(ql)?:\/\//.test(location)) {
     return openPostgresStateStore({ ...options, url: location });
+  }
+  if (location !== undefined && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location) && !location.startsWith('sqlite:')) {
+    return Promise.reject(
+      new StateStoreError(
+        `the state store ${printableStoreUrl(location)} is neither a postgres:// URL nor a SQLite file (a path, or sqlite:/path)`,
+      ),
+    );
   }
   const path =
     location === undefined || location === ''

@@ -12,14 +12,14 @@ export function sqliteParameters(sql: string): { text: string; positional: boole
   return { text: sql.replace(/\$(\d+)/g, positional ? '?' : '@p$1'), positional };
 }
 
-function valueOf(value: unknown): unknown {
+function sqliteValue(value: unknown): unknown {
   return value === undefined ? null : typeof value === 'boolean' ? Number(value) : value;
 }
 
 function bindingsOf(params: readonly unknown[] | undefined): Record<string, unknown> {
   const bindings: Record<string, unknown> = {};
   params?.forEach((value, index) => {
-    bindings[`p${index + 1}`] = valueOf(value);
+    bindings[`p${index + 1}`] = sqliteValue(value);
   });
   return bindings;
 }
@@ -55,7 +55,7 @@ export class SqliteExecutor implements SqlExecutor {
       this.#statements.set(sql, prepared);
     }
     const { statement, positional } = prepared;
-    const bindings = positional ? (params ?? []).map(valueOf) : [bindingsOf(params)];
+    const bindings = positional ? (params ?? []).map(sqliteValue) : [bindingsOf(params)];
     if (statement.reader) return statement.all(...bindings) as Row[];
     statement.run(...bindings);
     return [];
