@@ -131,6 +131,11 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
             options: { directories: [workspace] },
             tools: { allow: ['get_file_info'] },
           },
+          maker: {
+            package: '@toolshed/server-filesystem',
+            options: { directories: [workspace] },
+            tools: { allow: ['create_directory'] },
+          },
         },
       }),
     );
@@ -301,6 +306,67 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
     await client.close();
   }, 120_000);
 
+  it('under 64 clients of both eras, a replica killed with SIGKILL leaves every answered call recorded, every unfinished one interrupted, and nothing run twice', async () => {
+    const load = join(workspace, 'load');
+    mkdirSync(load);
+    const alive = replicas.filter((replica) => replica.child.exitCode === null && replica.child.signalCode === null);
+    const victim = alive[0] as Replica;
+    const answered: string[] = [];
+    let stop = false;
+    const clients = await Promise.all(
+      Array.from({ length: 64 }, async (_, index) => {
+        if (index % 2 === 0) return modernClient();
+        const v1 = new ClientV1(clientInfo);
+        await v1.connect(new TransportV1((nginx as NginxLoadBalancer).url));
+        return v1 as unknown as ClientV2;
+      }),
+    );
+    const lanes = clients.map(async (client, lane) => {
+      for (let call = 0; !stop && call < 200; call++) {
+        const name = `${lane}-${call}`;
+        try {
+          const result = await client.callTool({
+            name: 'maker_create_directory',
+            arguments: { path: join(load, name) },
+          });
+          if (result.isError !== true) answered.push(name);
+        } catch {
+          // A call on the killed replica (or a session it held) fails: the client sees it fail.
+        }
+      }
+    });
+    await expect.poll(() => answered.length, { timeout: 30_000 }).toBeGreaterThan(200);
+    victim.child.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    stop = true;
+    await Promise.all(lanes);
+    await Promise.all(clients.map((client) => client.close().catch(() => {})));
+    // The sweeper ends what the dead replica left.
+    await expect
+      .poll(
+        async () =>
+          (await store.audit.query({ tool: 'maker_create_directory', outcome: 'started', limit: 1 })).matching,
+        {
+          timeout: 20_000,
+          interval: 250,
+        },
+      )
+      .toBe(0);
+    const ok = (await store.audit.query({ tool: 'maker_create_directory', outcome: 'ok', limit: 1 })).matching;
+    const interrupted = await store.audit.query({
+      tool: 'maker_create_directory',
+      outcome: 'interrupted',
+      limit: 1000,
+    });
+    const made = readdirSync(load);
+    // Every answer a client received is a completed row; every directory made has a row; none was made twice.
+    expect(ok).toBeGreaterThanOrEqual(answered.length);
+    expect(made.length).toBeGreaterThanOrEqual(answered.length);
+    expect(made.length).toBeLessThanOrEqual(ok + interrupted.matching);
+    expect(new Set(made).size).toBe(made.length);
+    expect(interrupted.records.every((record) => record.replica.includes(`-${victim.child.pid}-`))).toBe(true);
+  }, 180_000);
+
   it('ends the console wait of a replica killed with SIGKILL as interrupted, and never runs the call', async () => {
     const client = await modernClient();
     const target = join(workspace, 'never.txt');
@@ -318,7 +384,9 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
       .toBe('interrupted');
     const rows = await store.audit.query({ tool: 'writer_write_file', limit: 10 });
     expect(rows.records[0]).toMatchObject({ outcome: 'interrupted', replica: pending?.replica });
-    const survivor = replicas.find((replica) => replica !== holder) as Replica;
+    const survivor = replicas.find(
+      (replica) => replica !== holder && replica.child.exitCode === null && replica.child.signalCode === null,
+    ) as Replica;
     const session = await consoleLogin(survivor.console, token);
     expect(await decideInConsole(survivor.console, session, pending as never, 'approve')).toBe(409);
     expect(readdirSync(workspace)).not.toContain('never.txt');
