@@ -7,19 +7,20 @@
  */
 export function stateLocationProblem(location: string): string | undefined {
   if (location.trim() === '') return 'must be a postgres:// URL or a file path, not empty';
-  if (/^postgres(ql)?:/i.test(location)) {
-    return /^postgres(ql)?:\/\//i.test(location) && URL.parse(location) !== null
+  // Spelt as the state store reads them: in lower case.
+  if (/^postgres(ql)?:/.test(location)) {
+    return /^postgres(ql)?:\/\//.test(location) && URL.parse(location) !== null
       ? undefined
       : 'is not a valid URL: write postgres://user@host:port/database, with the password in PGPASSWORD';
   }
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(location)?.[1]?.toLowerCase();
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(location)?.[1];
   if (scheme === undefined || scheme === 'sqlite') return undefined;
   return `must be a postgres:// URL or a file path; ${scheme}:// is not a store this server can use`;
 }
 
 /** A store's URL as it may be shown: without its password. */
 export function printableStateLocation(location: string): string {
-  if (!/^postgres(ql)?:/i.test(location)) return location;
+  if (!/^postgres(ql)?:/.test(location)) return location;
   const url = URL.parse(location);
   if (url === null) return 'the configured postgres:// URL';
   url.password = '';
@@ -28,7 +29,7 @@ export function printableStateLocation(location: string): string {
 
 /** Text about a store with the password of its URL, if it had one, taken out. */
 export function withoutPassword(text: string, location: string): string {
-  const password = /^postgres(ql)?:\/\//i.test(location) ? URL.parse(location)?.password : undefined;
+  const password = /^postgres(ql)?:\/\//.test(location) ? URL.parse(location)?.password : undefined;
   if (password === undefined || password === '') return text;
   let decoded = password;
   try {
