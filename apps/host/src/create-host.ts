@@ -189,6 +189,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
         maxRestarts: settings.maxRestarts,
         restartDelayMs: options.restartDelayMs,
         probeTimeLimitMs: options.probeTimeLimitMs,
+        stateStore: storeNow,
       },
     );
     limiters.set(upstream, createCallLimiter(entry.name, entry.rateLimit, storeNow));

@@ -9,6 +9,7 @@ import { freeLoopbackPort, type SpawnedHttpServer, serviceGate, spawnHttpServer 
 import { openStateStore, type StateStore } from '@toolshed/state';
 import { type PostgresStateServer, postgresStateService, startPostgresStateServer } from '@toolshed/state/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumBinary, launchChromium } from './__fixtures__/chromium-browser.ts';
 import { type NginxLoadBalancer, nginxBinary, startNginxLoadBalancer } from './__fixtures__/nginx-server.ts';
 
 const { createHash } = process.getBuiltinModule('node:crypto');
@@ -18,7 +19,8 @@ const clientInfo = { name: 'shared-state-test', version: '1.0.0' };
 
 const ready =
   serviceGate({ name: 'nginx', binary: nginxBinary, debianPackage: 'nginx' }, it) &&
-  serviceGate(postgresStateService, it);
+  serviceGate(postgresStateService, it) &&
+  serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
 
 type Replica = SpawnedHttpServer & { console: string; index: number };
 
@@ -239,6 +241,47 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
     expect(readdirSync(workspace)).toContain('approved.txt');
     const rows = await store.audit.query({ tool: 'writer_write_file', limit: 10 });
     expect(rows.records.map((record) => [record.outcome, record.approval])).toEqual([['ok', 'approved']]);
+  }, 120_000);
+
+  it('takes one decision when two people click Approve at the same moment in two replicas’ consoles in Chromium', async () => {
+    const browser = await launchChromium();
+    try {
+      const [first, second] = [replicas[1] as Replica, replicas[2] as Replica];
+      const pages = [browser.context.pages()[0] ?? (await browser.context.newPage()), await browser.context.newPage()];
+      // Both consoles share the store, so one login is good on both (cookies are per host, not per port).
+      const [firstPage, secondPage] = pages as [(typeof pages)[0], (typeof pages)[0]];
+      await firstPage.goto(`${first.console}login`);
+      await firstPage.getByLabel('Token').fill(token);
+      await firstPage.getByRole('button', { name: 'Log in' }).click();
+      await firstPage.waitForURL(`${first.console}servers`);
+      const okBefore = (await store.audit.query({ tool: 'writer_write_file', outcome: 'ok', limit: 1 })).matching;
+      const client = await modernClient();
+      const target = join(workspace, 'clicked.txt');
+      const call = client.callTool({ name: 'writer_write_file', arguments: { path: target, content: 'once' } });
+      await expect.poll(async () => (await store.approvals.pending(Date.now())).length, { timeout: 20_000 }).toBe(1);
+      await Promise.all([firstPage.goto(`${first.console}approvals`), secondPage.goto(`${second.console}approvals`)]);
+      await Promise.all(pages.map((page) => page.getByRole('button', { name: 'Approve writer_write_file' }).waitFor()));
+      // Both buttons pressed in the same instant: each page's live list would take the other's button away.
+      const approve = (page: typeof firstPage) =>
+        Promise.all([
+          page.waitForNavigation(),
+          page.evaluate(
+            "[...document.querySelectorAll('button')].find((button) => button.textContent.startsWith('Approve writer_write_file')).click()",
+          ),
+        ]);
+      await Promise.all([approve(firstPage), approve(secondPage)]);
+      const notices = await Promise.all(pages.map((page) => page.locator('main').textContent()));
+      expect(notices.filter((text) => /Approved: the call runs now/.test(text ?? ''))).toHaveLength(1);
+      expect(notices.filter((text) => /already decided/.test(text ?? ''))).toHaveLength(1);
+      const result = await call;
+      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+      await client.close();
+      expect((await store.audit.query({ tool: 'writer_write_file', outcome: 'ok', limit: 1 })).matching).toBe(
+        okBefore + 1,
+      );
+    } finally {
+      await browser.close();
+    }
   }, 120_000);
 
   it('logs a browser out on every replica when its token is revoked on one', async () => {

@@ -1,4 +1,5 @@
 import { type McpServer, parseOptions } from '@toolshed/mcp-core';
+import type { StateStore } from '@toolshed/state';
 import type { HostConfig, ToolshedPackage } from '../config/host-config.ts';
 
 /** A package's options schema, loaded only when a config names the package. */
@@ -43,6 +44,8 @@ export async function createPackageServer(
   name: ToolshedPackage,
   options: Record<string, unknown>,
   what: string = `${name} options`,
+  /** What the host lends the servers it mounts: its state store. */
+  runtime: { stateStore?: StateStore | undefined } = {},
 ): Promise<McpServer> {
   switch (name) {
     case '@toolshed/server-sql': {
@@ -60,7 +63,11 @@ export async function createPackageServer(
     }
     case '@toolshed/server-email': {
       const { createEmailServer, emailServerOptions } = await import('@toolshed/server-email');
-      return createEmailServer(parseOptions(emailServerOptions, options, what));
+      // Send-once keys and uncertain sends in the host's store: shared by its replicas, kept across restarts.
+      return createEmailServer(
+        parseOptions(emailServerOptions, options, what),
+        runtime.stateStore === undefined ? {} : { stateStore: runtime.stateStore },
+      );
     }
     case '@toolshed/server-image': {
       const { createImageServer, imageServerOptions } = await import('@toolshed/server-image');

@@ -12,6 +12,7 @@ import {
   type ResourceTemplateDescriptor,
   type ToolDescriptor,
 } from '@toolshed/mcp-core';
+import type { StateStore } from '@toolshed/state';
 import type { ServerEntry } from '../config/host-config.ts';
 import { ChildProcessTransport } from './child-process-transport.ts';
 import { HttpClientTransport } from './http-client-transport.ts';
@@ -45,6 +46,8 @@ export interface UpstreamOptions {
    * unanswered before it is taken for a legacy server. Default 5 s.
    */
   probeTimeLimitMs?: number | undefined;
+  /** The host's state store, lent to the servers of ours it mounts (email keeps its send-once keys there). */
+  stateStore?: (() => StateStore) | undefined;
 }
 
 /** A restart counter resets once a server has stayed up this long. */
@@ -230,7 +233,9 @@ export class Upstream {
     const { entry } = this;
     let session: UpstreamSession;
     if (entry.kind === 'package') {
-      const server = await createPackageServer(entry.package, entry.options);
+      const server = await createPackageServer(entry.package, entry.options, undefined, {
+        stateStore: this.#options.stateStore?.(),
+      });
       const [clientSide, serverSide] = createInMemoryTransportPair();
       await server.connect(serverSide);
       this.#server = server;

@@ -69,6 +69,11 @@ export class ReplicaConnection {
       await client.end().catch(() => {});
       throw error;
     }
+    // Closed while this connection was being made: it must not outlive the store, holding the replica's lock.
+    if (this.#closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.#client = client;
     this.#lastError = undefined;
   }
@@ -113,6 +118,7 @@ export class ReplicaConnection {
 
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#reconnecting?.catch(() => {});
     const client = this.#client;
     this.#client = undefined;
     await client?.end().catch(() => {});

@@ -26,9 +26,15 @@ export function createIdempotencyRows(sql: SqlExecutor, replica: string): Idempo
     );
     return rows.map(recordOf)[0];
   };
+  let claimsSinceCleanup = 0;
   return {
     recall,
     async claim(scope, key, fingerprint, expiresAt, now) {
+      // Keys live a day: every thousandth claim drops the expired ones, as new ones come.
+      if (++claimsSinceCleanup >= 1000) {
+        claimsSinceCleanup = 0;
+        await sql.query(`DELETE FROM toolshed_idempotency_keys WHERE expires_at <= $1 AND state <> 'sending'`, [now]);
+      }
       const inserted = await sql.query(
         `INSERT INTO toolshed_idempotency_keys (scope, key, fingerprint, state, replica, expires_at, updated_at)
          VALUES ($1, $2, $3, 'sending', $4, $5, $6) ON CONFLICT (scope, key) DO NOTHING RETURNING key`,

@@ -2,6 +2,7 @@ import { endDeadReplica } from '../sql/replica-sweep.ts';
 import { migrate } from '../sql/schema-migrations.ts';
 import { createSqlStateStore, type SweepTiming } from '../sql/sql-state-store.ts';
 import type { StateStore } from '../state-store.ts';
+import { StateStoreError } from '../state-store-error.ts';
 import { AuditJournal } from './audit-journal.ts';
 import { processRuns, processStart } from './process-identity.ts';
 import { SqliteExecutor } from './sqlite-executor.ts';
@@ -89,7 +90,15 @@ function openShared(path: string): {
  * (a pid that stopped running does not come back).
  */
 export async function openSqliteStateStore(options: SqliteStateStoreOptions): Promise<StateStore> {
-  const { sql, journal, release } = openShared(options.path);
+  let opened: ReturnType<typeof openShared>;
+  try {
+    opened = openShared(options.path);
+  } catch (error) {
+    throw new StateStoreError(`the state file ${options.path} cannot be used: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const { sql, journal, release } = opened;
   await migrate(sql);
   const replica = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   await sql.query(
