@@ -30,6 +30,7 @@ export {
   recordMessages,
 } from './testing/message-recorder.ts';
 export { optionsTableProblems } from './testing/options-table-problems.ts';
+export { initPostgresCluster, type PostgresCluster, postgresService } from './testing/real-postgres.ts';
 export {
   alivePids,
   childExited,

@@ -1,31 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  type RealService,
-  type ServiceProcess,
-  startServiceProcess,
-  unprivilegedIds,
-} from '@toolshed/mcp-core/testing';
+import { initPostgresCluster, postgresService, type ServiceProcess } from '@toolshed/mcp-core/testing';
 import pg from 'pg';
 
-function postgresBinDirectory(): string {
-  const versions = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql')
-        .filter((version) => /^\d+$/.test(version))
-        .sort((left, right) => Number(right) - Number(left))
-    : [];
-  return `/usr/lib/postgresql/${versions[0] ?? '15'}/bin`;
-}
-
 /** Debian's PostgreSQL, as the tests that need a real one start it. */
-export const postgresService: RealService = {
-  name: 'PostgreSQL',
-  binary: join(postgresBinDirectory(), 'postgres'),
-  debianPackage: 'postgresql',
-};
+export { postgresService };
 
 export type PostgresRole = 'reader' | 'owner' | 'superuser';
 
@@ -93,66 +71,15 @@ GRANT SELECT ON ALL TABLES IN SCHEMA public, reporting TO ${roleNames.reader};
 export async function startPostgresServer(
   options: { tls?: { certificateFile: string; keyFile: string } } = {},
 ): Promise<PostgresServer> {
-  const bin = postgresBinDirectory();
-  const directory = mkdtempSync(join(tmpdir(), 'toolshed-postgres-'));
-  const dataDirectory = join(directory, 'data');
-  const socketDirectory = join(directory, 'socket');
-  mkdirSync(socketDirectory);
-  const passwordFile = join(directory, 'password');
-  writeFileSync(passwordFile, `${rolePasswords.superuser}\n`);
-  const ids = unprivilegedIds();
-  if (ids !== undefined) {
-    for (const path of [directory, socketDirectory, passwordFile]) chownSync(path, ids.uid, ids.gid);
-  }
-  const initdb = spawnSync(
-    join(bin, 'initdb'),
-    [
-      '-D',
-      dataDirectory,
-      '-U',
-      roleNames.superuser,
-      `--pwfile=${passwordFile}`,
-      '--auth-host=scram-sha-256',
-      '--auth-local=scram-sha-256',
-      '--encoding=UTF8',
-      '--locale=C',
-      '--no-sync',
-    ],
-    { encoding: 'utf8', ...ids },
-  );
-  if (initdb.status !== 0) throw new Error(`initdb failed: ${initdb.stderr}${initdb.stdout}`);
-  const service = await startServiceProcess({
-    command: join(bin, 'postgres'),
-    args: (port) => [
-      '-D',
-      dataDirectory,
-      '-p',
-      String(port),
-      '-k',
-      socketDirectory,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'max_connections=200',
+  const cluster = initPostgresCluster({ superuser: roleNames.superuser, password: rolePasswords.superuser });
+  const { socketDirectory } = cluster;
+  const service = await cluster.start({
+    settings: {
+      max_connections: '200',
       ...(options.tls === undefined
-        ? []
-        : [
-            '-c',
-            'ssl=on',
-            '-c',
-            `ssl_cert_file=${options.tls.certificateFile}`,
-            '-c',
-            `ssl_key_file=${options.tls.keyFile}`,
-          ]),
-    ],
-    cwd: directory,
-    listenWithinMs: 60_000,
+        ? {}
+        : { ssl: 'on', ssl_cert_file: options.tls.certificateFile, ssl_key_file: options.tls.keyFile }),
+    },
   });
   const url: PostgresServer['url'] = (role, options = {}) => {
     const password = options.password === false ? '' : `:${encodeURIComponent(rolePasswords[role])}`;
@@ -193,7 +120,7 @@ export async function startPostgresServer(
     await owner.end();
   } catch (error) {
     await service.stop();
-    rmSync(directory, { recursive: true, force: true });
+    cluster.remove();
     throw error;
   }
   return {
@@ -204,7 +131,7 @@ export async function startPostgresServer(
     process: service,
     async stop() {
       await service.stop();
-      rmSync(directory, { recursive: true, force: true });
+      cluster.remove();
     },
   };
 }

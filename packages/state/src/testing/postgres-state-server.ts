@@ -1,31 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  type RealService,
-  type ServiceProcess,
-  startServiceProcess,
-  unprivilegedIds,
-} from '@toolshed/mcp-core/testing';
+import { initPostgresCluster, postgresService, type ServiceProcess } from '@toolshed/mcp-core/testing';
 import pg from 'pg';
 
-function postgresBinDirectory(): string {
-  const versions = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql')
-        .filter((version) => /^\d+$/.test(version))
-        .sort((left, right) => Number(right) - Number(left))
-    : [];
-  return `/usr/lib/postgresql/${versions[0] ?? '15'}/bin`;
-}
-
 /** Debian's PostgreSQL, as the tests that share a store start it. */
-export const postgresStateService: RealService = {
-  name: 'PostgreSQL',
-  binary: join(postgresBinDirectory(), 'postgres'),
-  debianPackage: 'postgresql',
-};
+export const postgresStateService: typeof postgresService = postgresService;
 
 /** A PostgreSQL of a test's own, with a `toolshed` database its `toolshed` role owns. */
 export interface PostgresStateServer {
@@ -52,59 +30,9 @@ const password = 'state-Secret:p@ss/w0rd';
  * paused and resumed on the same port, for tests of a store that goes away.
  */
 export async function startPostgresStateServer(): Promise<PostgresStateServer> {
-  const bin = postgresBinDirectory();
-  const directory = mkdtempSync(join(tmpdir(), 'toolshed-state-postgres-'));
-  const dataDirectory = join(directory, 'data');
-  const socketDirectory = join(directory, 'socket');
-  mkdirSync(socketDirectory);
-  const passwordFile = join(directory, 'password');
-  writeFileSync(passwordFile, `${password}\n`);
-  const ids = unprivilegedIds();
-  if (ids !== undefined) {
-    for (const path of [directory, socketDirectory, passwordFile]) chownSync(path, ids.uid, ids.gid);
-  }
-  const initdb = spawnSync(
-    join(bin, 'initdb'),
-    [
-      '-D',
-      dataDirectory,
-      '-U',
-      'postgres',
-      `--pwfile=${passwordFile}`,
-      '--auth-host=scram-sha-256',
-      '--auth-local=scram-sha-256',
-      '--encoding=UTF8',
-      '--locale=C',
-      '--no-sync',
-    ],
-    { encoding: 'utf8', ...ids },
-  );
-  if (initdb.status !== 0) throw new Error(`initdb failed: ${initdb.stderr}${initdb.stdout}`);
+  const cluster = initPostgresCluster({ superuser: 'postgres', password });
   const start = (port?: number) =>
-    startServiceProcess({
-      command: join(bin, 'postgres'),
-      args: (chosen) => [
-        '-D',
-        dataDirectory,
-        '-p',
-        String(chosen),
-        '-k',
-        socketDirectory,
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'fsync=off',
-        '-c',
-        'synchronous_commit=off',
-        '-c',
-        'full_page_writes=off',
-        '-c',
-        'max_connections=300',
-      ],
-      cwd: directory,
-      listenWithinMs: 60_000,
-      ...(port === undefined ? {} : { port }),
-    });
+    cluster.start({ settings: { max_connections: '300' }, ...(port === undefined ? {} : { port }) });
   let service: ServiceProcess = await start();
   const port = service.port;
   const connect = async (user: string, database: string) => {
@@ -140,7 +68,7 @@ export async function startPostgresStateServer(): Promise<PostgresStateServer> {
     await admin.end();
   } catch (error) {
     await service.stop();
-    rmSync(directory, { recursive: true, force: true });
+    cluster.remove();
     throw error;
   }
   return {
@@ -157,7 +85,7 @@ export async function startPostgresStateServer(): Promise<PostgresStateServer> {
     },
     async stop() {
       await service.stop();
-      rmSync(directory, { recursive: true, force: true });
+      cluster.remove();
     },
   };
 }
