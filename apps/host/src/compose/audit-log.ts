@@ -1,23 +1,15 @@
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { AuditApproval, AuditCompletion, AuditRecord } from '@toolshed/state';
 
 // Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
 const { hash } = process.getBuiltinModule('node:crypto');
 
-/** One line of the audit log: a call, from whom, to what, decided how, and how it ended. */
-export type AuditEntry = {
-  /** The call's id, as the state store's audit record has it. */
-  id: string;
-  time: string;
-  caller: string;
-  server: string;
-  tool: string;
-  upstream_tool: string;
-  arguments_sha256: string;
-  approval: 'not_required' | 'waived' | 'approved' | 'declined' | 'cancelled' | 'expired' | 'unavailable';
+/** One line of the audit log: a call, from whom, to what, decided how, and how it ended — the store's row once it ended. */
+export type AuditEntry = Omit<AuditRecord, 'replica' | 'approval' | 'outcome' | 'duration_ms'> & {
+  approval: Exclude<AuditApproval, 'pending'>;
   duration_ms: number;
-  outcome: 'ok' | 'tool_error' | 'error' | 'cancelled' | 'timeout' | 'rate_limited' | 'refused';
-  error?: string;
+  outcome: AuditCompletion['outcome'];
 };
 
 export interface AuditLogOptions {
