@@ -18,6 +18,18 @@ export interface CallRecorder {
   complete(entry: AuditEntry): Promise<void>;
 }
 
+/** Endings that could not be recorded (the store went away mid-call) are retried this often, and this many kept. */
+const retryEveryMs = 1000;
+const maxUnrecorded = 10_000;
+
+/**
+ * The store's row for each call, and the JSONL sink and listeners after it.
+ * A call that ran while the store went away still answers (its effect
+ * happened and the caller must hear of it); its ending is kept and written
+ * once the store answers again, so its row does not stay `started` while
+ * this process lives (and if the process dies first, the row ends
+ * `interrupted`).
+ */
 export function createCallRecorder(options: {
   store: () => StateStore;
   /** Whether the audit record is on (`toolshed.audit.enabled`). */
@@ -25,21 +37,40 @@ export function createCallRecorder(options: {
   /** The JSONL sink and the listeners, after the row. */
   sink: (entry: AuditEntry) => void;
 }): CallRecorder {
+  const unrecorded = new Map<string, AuditEntry>();
+  let retrying: NodeJS.Timeout | undefined;
+  const write = (entry: AuditEntry) =>
+    options.store().audit.complete(entry.id, {
+      approval: entry.approval,
+      outcome: entry.outcome,
+      duration_ms: entry.duration_ms,
+      error: entry.error === undefined ? undefined : redactSecrets(entry.error),
+    });
+  const retry = () => {
+    retrying = undefined;
+    void Promise.all(
+      [...unrecorded.values()].map((entry) =>
+        write(entry).then(
+          () => unrecorded.delete(entry.id),
+          () => {},
+        ),
+      ),
+    ).then(() => {
+      if (unrecorded.size > 0) retrying ??= setTimeout(retry, retryEveryMs).unref();
+    });
+  };
   return {
     async begin(start) {
       if (!options.enabled()) return;
-      await options.store().audit.begin({ ...start, id: start.id });
+      await options.store().audit.begin(start);
     },
     async complete(entry) {
       try {
-        if (options.enabled()) {
-          await options.store().audit.complete(entry.id, {
-            approval: entry.approval,
-            outcome: entry.outcome,
-            duration_ms: entry.duration_ms,
-            error: entry.error === undefined ? undefined : redactSecrets(entry.error),
-          });
-        }
+        if (options.enabled()) await write(entry);
+      } catch (error) {
+        if (unrecorded.size < maxUnrecorded) unrecorded.set(entry.id, entry);
+        retrying ??= setTimeout(retry, retryEveryMs).unref();
+        throw error;
       } finally {
         options.sink(entry);
       }

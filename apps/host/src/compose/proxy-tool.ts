@@ -129,7 +129,9 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
       try {
         await audit?.begin(start);
       } catch (error) {
-        return toolError(storeRefusal(exposedName, error));
+        // The row may have been written even so (the connection dropped as it committed): its ending is
+        // recorded too, now or once the store is back, so that it does not stay `started`.
+        return await refuse('refused', storeRefusal(exposedName, error));
       }
       try {
         // Checked before asking the human, taken after: a 2026-era caller runs this from the top once per answer.

@@ -94,7 +94,7 @@ export async function openSqliteStateStore(options: SqliteStateStoreOptions): Pr
   try {
     opened = openShared(options.path);
   } catch (error) {
-    throw new StateStoreError(`the state file ${options.path} cannot be used: ${(error as Error).message}`, {
+    throw new StateStoreError(`the state store at ${options.path} cannot be used: ${(error as Error).message}`, {
       cause: error,
     });
   }

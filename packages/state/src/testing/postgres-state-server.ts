@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { initPostgresCluster, postgresService, type ServiceProcess } from '@toolshed/mcp-core/testing';
+import { childExited, initPostgresCluster, postgresService, type ServiceProcess } from '@toolshed/mcp-core/testing';
 import pg from 'pg';
 
 /** Debian's PostgreSQL, as the tests that share a store start it. */
@@ -77,7 +77,11 @@ export async function startPostgresStateServer(): Promise<PostgresStateServer> {
     env: { PGPASSWORD: password },
     connect: () => connect('toolshed', 'toolshed'),
     async pause() {
-      await service.stop();
+      // A fast shutdown (SIGINT), as `pg_ctl stop -m fast` does: sessions end and the server stops cleanly. A
+      // smart one would wait for the stores' idle connections; a SIGKILL would leave its backends running on.
+      const exited = childExited(service.child);
+      service.child.kill('SIGINT');
+      await exited;
     },
     async resume() {
       service = await start(port);
