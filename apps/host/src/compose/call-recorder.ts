@@ -38,7 +38,12 @@ export function createCallRecorder(options: {
   sink: (entry: AuditEntry) => void;
 }): CallRecorder {
   const unrecorded = new Map<string, AuditEntry>();
-  let retrying: NodeJS.Timeout | undefined;
+  let retryScheduled = false;
+  const scheduleRetry = () => {
+    if (retryScheduled) return;
+    retryScheduled = true;
+    setTimeout(retry, retryEveryMs).unref();
+  };
   const write = (entry: AuditEntry) =>
     options.store().audit.complete(entry.id, {
       approval: entry.approval,
@@ -47,7 +52,7 @@ export function createCallRecorder(options: {
       error: entry.error === undefined ? undefined : redactSecrets(entry.error),
     });
   const retry = () => {
-    retrying = undefined;
+    retryScheduled = false;
     void Promise.all(
       [...unrecorded.values()].map((entry) =>
         write(entry).then(
@@ -56,7 +61,7 @@ export function createCallRecorder(options: {
         ),
       ),
     ).then(() => {
-      if (unrecorded.size > 0) retrying ??= setTimeout(retry, retryEveryMs).unref();
+      if (unrecorded.size > 0) scheduleRetry();
     });
   };
   return {
@@ -69,7 +74,7 @@ export function createCallRecorder(options: {
         if (options.enabled()) await write(entry);
       } catch (error) {
         if (unrecorded.size < maxUnrecorded) unrecorded.set(entry.id, entry);
-        retrying ??= setTimeout(retry, retryEveryMs).unref();
+        scheduleRetry();
         throw error;
       } finally {
         options.sink(entry);
