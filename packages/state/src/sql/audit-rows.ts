@@ -68,12 +68,17 @@ export interface AuditRowJournal {
   apply(): Promise<void>;
 }
 
-export const insertOne: string = `INSERT INTO toolshed_audit (${startColumns.join(', ')}, outcome)
+const insertOne = `INSERT INTO toolshed_audit (${startColumns.join(', ')}, outcome)
   VALUES (${startColumns.map((_, index) => `$${index + 1}`).join(', ')}, 'started')`;
 /** A call that started and ended before its start was written: one row with both. */
 export const insertWhole: string = `INSERT INTO toolshed_audit (${startColumns.slice(0, -1).join(', ')},
   approval, outcome, duration_ms, error, finished_at) VALUES (${Array.from({ length: 13 }, (_, index) => `$${index + 1}`).join(', ')})
   ON CONFLICT (id) DO NOTHING`;
+
+/** PostgreSQL: the starts of many calls in one statement, a column an array. */
+const startTypes = ['text', 'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text'];
+const insertMany = `INSERT INTO toolshed_audit (${startColumns.join(', ')}, outcome)
+  SELECT *, 'started' FROM unnest(${startTypes.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})`;
 
 /** The same, for a row that may have been written already (a journal replayed twice). */
 export const insertOneUnlessPresent: string = `${insertOne} ON CONFLICT (id) DO NOTHING`;
@@ -82,14 +87,15 @@ export const completeOne: string = `UPDATE toolshed_audit SET approval = $1, out
 
 /**
  * The audit record as rows: one written when a call starts and completed
- * when it ends. PostgreSQL's are batched per turn of the event loop, one
- * multi-row statement through `unnest` for every call that started or ended
- * in it; SQLite's are written at once.
+ * when it ends. Through a journal (SQLite's) a row is durable once recorded
+ * there and reaches the table in the journal's batches; without one
+ * (PostgreSQL's) rows are batched per turn of the event loop, one multi-row
+ * statement through `unnest` for every call that started or ended in it.
  */
 export function createAuditRows(
   sql: SqlExecutor,
   replica: string,
-  /** Where SQLite's rows are made durable and applied later; undefined writes them in batches as they come. */
+  /** Where rows are made durable and applied later (SQLite); undefined writes them in batches as they come. */
   journal?: AuditRowJournal,
 ): AuditStore {
   const rowOf = (record: AuditStart) => [
@@ -113,11 +119,9 @@ export function createAuditRows(
   ];
   const starts = new WriteBatch<AuditStart>(async (records) => {
     const rows = records.map(rowOf);
-    const types = ['text', 'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text'];
     await sql.query(
-      `INSERT INTO toolshed_audit (${startColumns.join(', ')}, outcome)
-       SELECT *, 'started' FROM unnest(${types.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})`,
-      types.map((_, column) => rows.map((row) => row[column])),
+      insertMany,
+      startTypes.map((_, column) => rows.map((row) => row[column])),
     );
   });
   const completions = new WriteBatch<Completion>(async (items) => {
@@ -139,24 +143,15 @@ export function createAuditRows(
     );
   });
 
-  // SQLite: every row written or completed in one turn of the event loop goes in one transaction, one commit
-  // (a commit is what costs: measured here, 71 µs a row each in its own, 5 µs a row together).
-  const local = new WriteBatch<AuditRowOperation>((operations) =>
-    sql.transaction(async (query) => {
-      for (const [kind, row] of operations) await query.query(kind === 'start' ? insertOne : completeOne, row);
-    }),
-  );
-  const write = (operation: AuditRowOperation): Promise<void> => {
-    if (journal === undefined) return local.add(operation);
-    journal.record(operation);
+  const record = (operation: AuditRowOperation): Promise<void> => {
+    journal?.record(operation);
     return Promise.resolve();
   };
-  const engineIsLocal = sql.dialect === 'sqlite';
   return {
-    begin: (record) => (engineIsLocal ? write(['start', rowOf(record)]) : starts.add(record)),
+    begin: (start) => (journal === undefined ? starts.add(start) : record(['start', rowOf(start)])),
     complete: (id, completion) => {
       const item = { ...completion, id, finishedAt: Date.now() };
-      return engineIsLocal ? write(['complete', completionRow(item)]) : completions.add(item);
+      return journal === undefined ? completions.add(item) : record(['complete', completionRow(item)]);
     },
     async query(filter: AuditQuery): Promise<AuditQueryResult> {
       await journal?.apply();
