@@ -2,6 +2,7 @@ import { createMcpServer, type McpServer } from '@toolshed/mcp-core';
 import { modernTools, type ServerReference } from './fixture-modern-tools.ts';
 import { fixturePrompts } from './fixture-prompts.ts';
 import { fixtureResources, fixtureResourceTemplates } from './fixture-resources.ts';
+import { taskTools } from './fixture-task-tools.ts';
 import { fixtureTools } from './fixture-tools.ts';
 
 /** The server the official conformance suite runs its server scenarios against. */
@@ -10,7 +11,7 @@ export function createConformanceServer(): McpServer {
   const server = createMcpServer({
     name: 'toolshed-conformance-fixture',
     version: '0.0.0',
-    tools: [...fixtureTools, ...modernTools(reference)],
+    tools: [...fixtureTools, ...modernTools(reference), ...taskTools],
     prompts: fixturePrompts,
     resources: fixtureResources,
     resourceTemplates: fixtureResourceTemplates,

@@ -1,6 +1,12 @@
 import { freeLoopbackPort } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConformanceSuite, runConformance, scoredScenarios, startFixture } from './run-conformance.ts';
+import {
+  type ConformanceSuite,
+  runConformance,
+  scoredScenarios,
+  startFixture,
+  tasksScenarios,
+} from './run-conformance.ts';
 
 describe('the official MCP conformance suites against the fixture, one endpoint for both eras', () => {
   let fixture: Awaited<ReturnType<typeof startFixture>>;
@@ -42,6 +48,21 @@ describe('the official MCP conformance suites against the fixture, one endpoint 
         return outcome === undefined || outcome.failures > 0 || outcome.warnings > 0;
       });
       expect(failing, summary).toEqual([]);
+    },
+  );
+
+  it.each(tasksScenarios)(
+    '0.2.0-alpha.12 --scenario %s (the tasks extension): every check passes, warnings counted as failures',
+    async (name) => {
+      const run = await runConformance(fixture.url, { kind: 'scenario', name });
+      const summary = run.output.slice(-4000);
+      expect(run.exitCode, summary).toBe(0);
+      expect(
+        run.scenarios.map((scenario) => scenario.scenario),
+        summary,
+      ).toEqual([name]);
+      expect(run.scenarios[0], summary).toMatchObject({ failures: 0, warnings: 0 });
+      expect(summary).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
     },
   );
 });

@@ -108,8 +108,21 @@ export {
   type McpServerOptions,
   type ServerConnection,
 } from './server/create-mcp-server.ts';
+export { createMemoryTaskStore } from './tasks/memory-task-store.ts';
+export type { TaskOptions } from './tasks/task-service.ts';
+export {
+  isTerminal as isTerminalTaskStatus,
+  type TaskChange,
+  type TaskError,
+  type TaskRecord,
+  type TaskSignal,
+  type TaskStatus,
+  type TaskStore,
+} from './tasks/task-store.ts';
+export { tasksExtension } from './tasks/task-wire.ts';
 export {
   defineTool,
+  type TaskSupport,
   type Tool,
   type ToolDefinitionInput,
   type ToolJsonSchemas,

@@ -8,6 +8,8 @@
  *
  * @module
  */
+
+export { awaitTask } from './testing/await-task.ts';
 export { type BareClient, connectBareClient } from './testing/bare-client.ts';
 export { type BinUnderTest, checkBin } from './testing/check-bin.ts';
 export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
@@ -15,6 +17,7 @@ export {
   binTestCases,
   connectTestClient,
   expectedProtocolVersion,
+  JsonRpcFailure,
   type TestCallResult,
   type TestClient,
   type TestClientKind,

@@ -35,5 +35,6 @@ export function inProcessCallContext(caller: CallContext, signal: AbortSignal, l
     sample: (request) => caller.sample(request),
     roots: () => Promise.resolve(undefined),
     closeStream: () => caller.closeStream(),
+    continueAsTask: (statusMessage) => caller.continueAsTask(statusMessage),
   };
 }

@@ -99,4 +99,13 @@ export interface CallContext {
    * connections. Does nothing on stdio and in memory.
    */
   closeStream(): void;
+  /**
+   * Lets the call go on as a task, in the 2026 era, when the client declared
+   * the tasks extension and the tool allows tasks: the client is answered
+   * with a task at once and reads the result later. Resolves when the task
+   * exists, or at once when the call cannot become one; the work goes on
+   * either way. Questions asked before it are rounds of the request (asked
+   * before anything happens); questions after it are the task's.
+   */
+  continueAsTask(statusMessage?: string): Promise<void>;
 }

@@ -13,6 +13,10 @@ import type {
 } from '../messages/jsonrpc-message.ts';
 import { MetaKey } from '../protocol/meta-keys.ts';
 import { supportedProtocolVersions } from '../protocol/protocol-version.ts';
+import { type TaskOutcome, TaskStopped } from '../tasks/running-task.ts';
+import { TaskEscalation } from '../tasks/task-escalation.ts';
+import { type TaskService, tasksUndeclared } from '../tasks/task-service.ts';
+import { createTaskResult, declaresTasks, tasksExtension } from '../tasks/task-wire.ts';
 import { CallCancelled } from '../tools/call-tool.ts';
 import { type InputRequiredResult, InputRound } from './input-round.ts';
 import { ModernRequestContext } from './modern-request-context.ts';
@@ -30,6 +34,8 @@ export interface ModernServices {
   readonly cacheHints: CacheHints;
   /** Aborted when the server closes: open subscriptions end gracefully. */
   readonly closing: AbortSignal;
+  /** The server's tasks (the `io.modelcontextprotocol/tasks` extension). */
+  readonly tasks: TaskService;
 }
 
 /** One request's way back to its client: its own stream, which closing cancels the request. */
@@ -55,6 +61,9 @@ const modernMethods = new Set([
   'prompts/list',
   'prompts/get',
   'completion/complete',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 /** The only requests that may answer `input_required`. */
@@ -117,7 +126,7 @@ async function answer(
   if (method === 'server/discover') {
     const result: Record<string, unknown> = {
       supportedVersions: supportedProtocolVersions,
-      capabilities: core.capabilities(),
+      capabilities: { ...core.capabilities(), extensions: { [tasksExtension]: {} } },
     };
     if (core.instructions !== undefined) result.instructions = core.instructions;
     return complete(result);
@@ -131,11 +140,28 @@ async function answer(
   }
 
   const principal = exchange.auth?.subject ?? '';
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') {
+    return complete(await services.tasks.answer(method, params, meta.capabilities, principal));
+  }
+  const taskSupport = method === 'tools/call' ? taskSupportOf(core, params) : undefined;
+  const mayBecomeTask = taskSupport !== undefined && declaresTasks(meta.capabilities);
+  if (taskSupport?.support === 'required' && !mayBecomeTask) {
+    throw tasksUndeclared(`tool "${String(params.name).slice(0, 64)}" runs only as a task`);
+  }
   const round = mayAskClient.has(method) ? InputRound.open(services.seal, method, params, principal) : undefined;
   if (round?.state !== undefined) await spendState(services.ledger, round.state);
   const attempt = new AbortController();
   const stop = () => attempt.abort(exchange.signal.reason);
   exchange.signal.addEventListener('abort', stop, { once: true });
+  const escalation = mayBecomeTask
+    ? new TaskEscalation(
+        services.tasks,
+        principal,
+        attempt,
+        () => new Set(round?.usedKeys),
+        () => exchange.signal.removeEventListener('abort', stop),
+      )
+    : undefined;
   const progress = createProgressReporter(meta.progressToken, exchange.notify);
   const context = new ModernRequestContext(
     meta,
@@ -145,9 +171,15 @@ async function answer(
     progress.report,
     exchange.auth,
     exchange.notify,
+    escalation,
   );
   try {
     const work = handleEngineRequest(core, method, params, context);
+    if (escalation !== undefined && taskSupport !== undefined) {
+      escalation.escalateAfter(taskSupport.afterMs, () => round?.asking === true);
+      const task = await answerAsTask(services, id, work, round, escalation, taskSupport.support === 'required');
+      if (task !== undefined) return task;
+    }
     const outcome: Record<string, unknown> | InputRequiredResult =
       round === undefined ? await work : await Promise.race([work, round.ended]);
     if (exchange.signal.aborted) return undefined;
@@ -166,6 +198,85 @@ async function answer(
     progress.finish();
     exchange.signal.removeEventListener('abort', stop);
   }
+}
+
+/** How a tools/call may become a task: from the tool's definition, when the tool exists. */
+function taskSupportOf(core: ServerCore, params: Record<string, unknown>) {
+  return typeof params.name === 'string' ? core.tools.get(params.name)?.task : undefined;
+}
+
+/** A JSON-RPC error as a failed task carries it. */
+function taskErrorOf(error: unknown, services: ModernServices): TaskOutcome {
+  if (error instanceof CallCancelled || error instanceof TaskStopped) return { kind: 'stopped' };
+  if (ProtocolError.isInstance(error)) {
+    const body: { code: number; message: string; data?: unknown } = { code: error.code, message: error.message };
+    if (error.data !== undefined) body.data = error.data;
+    return { kind: 'error', error: body };
+  }
+  services.core.report(error, 'task');
+  return { kind: 'error', error: { code: JsonRpcErrorCode.InternalError, message: 'Internal error' } };
+}
+
+/**
+ * Waits for the first of: the call's end, its question to the client, or
+ * its becoming a task. Resolves the CreateTaskResult in the last case (the
+ * work then goes on as the task, and its outcome is recorded there), and
+ * undefined in the others, which the request answers as always. A task-only
+ * tool that ends before it became a task still answers with a task, already
+ * complete.
+ */
+async function answerAsTask(
+  services: ModernServices,
+  id: JsonRpcRequest['id'],
+  work: Promise<Record<string, unknown>>,
+  round: InputRound | undefined,
+  escalation: TaskEscalation,
+  required: boolean,
+): Promise<JsonRpcResponse | undefined> {
+  const settled = work.then(
+    () => 'ended' as const,
+    () => 'ended' as const,
+  );
+  const first = await Promise.race([
+    settled,
+    escalation.started.then(() => 'task' as const),
+    ...(round === undefined ? [] : [round.ended.then(() => 'asking' as const)]),
+  ]);
+  if (first === 'asking') {
+    escalation.forgo();
+    return undefined;
+  }
+  if (first === 'ended' && !required) {
+    escalation.forgo();
+    return undefined;
+  }
+  if (first === 'ended') void escalation.begin(undefined);
+  const created = await escalation.created();
+  if (created === undefined) {
+    if (required) {
+      throw new ProtocolError(
+        JsonRpcErrorCode.InternalError,
+        'This tool runs as a task, and no task could be created; try again shortly',
+      );
+    }
+    return undefined;
+  }
+  const { task, record } = created;
+  const ended = work.then(
+    (result): TaskOutcome => ({ kind: 'result', result: { ...result, resultType: 'complete' } }),
+    (error: unknown) => taskErrorOf(error, services),
+  );
+  const recorded = ended.then((outcome) => services.tasks.end(task, outcome));
+  // A call that was over before its task was made is answered with the task already complete.
+  if (first === 'ended') await recorded;
+  else void recorded.catch((error: unknown) => services.core.report(error, `task ${task.taskId}`));
+  const now = Date.now();
+  const current = first === 'ended' ? ((await services.tasks.store.get(task.taskId)) ?? record) : record;
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: { ...createTaskResult(current, now), _meta: { [MetaKey.serverInfo]: services.core.info } },
+  };
 }
 
 /**

@@ -27,6 +27,11 @@ export function requestIdentity(method: string, params: Record<string, unknown>)
   return `${method} ${digestOf(salient)}`;
 }
 
+/** A question's key: the tool's own, or one made from the question, so an answer fits only the question it was given to. */
+export function questionKey(method: InputRequest['method'], params: Record<string, unknown>, key?: string): string {
+  return key ?? `${keyPrefix[method]}-${digestOf({ method, params }).slice(0, 10)}`;
+}
+
 function isAnswerTo(method: InputRequest['method'], response: unknown): response is Record<string, unknown> {
   if (!isPlainObject(response)) return false;
   switch (method) {
@@ -102,6 +107,16 @@ export class InputRound {
     }
     const state = requestState === undefined ? undefined : seal.open(requestState, request(), principal);
     return new InputRound(seal, request, principal, state, inputResponses);
+  }
+
+  /** Whether the attempt has a question waiting: it is about to end to ask it. */
+  get asking(): boolean {
+    return this.#pending.size > 0;
+  }
+
+  /** Every key given to a question so far in this attempt. */
+  get usedKeys(): ReadonlySet<string> {
+    return this.#keys;
   }
 
   /** Resolves when the attempt has to stop and ask. */

@@ -16,7 +16,8 @@ import { type LogLevel, passesLogLevel } from '../logging/log-level.ts';
 import { redactSecrets } from '../logging/redact-secrets.ts';
 import type { JsonRpcNotification } from '../messages/jsonrpc-message.ts';
 import type { Root, SamplingRequest, SamplingResult } from '../protocol/mcp-types.ts';
-import type { InputRound } from './input-round.ts';
+import type { TaskEscalation } from '../tasks/task-escalation.ts';
+import { type InputRequest, type InputRound, questionKey } from './input-round.ts';
 import type { RequestMeta } from './request-meta.ts';
 
 /**
@@ -34,6 +35,7 @@ export class ModernRequestContext implements CallContext {
   readonly #round: InputRound | undefined;
   readonly #policy: ElicitationUnavailablePolicy;
   readonly #notify: (notification: JsonRpcNotification) => void;
+  readonly #escalation: TaskEscalation | undefined;
 
   constructor(
     meta: RequestMeta,
@@ -43,14 +45,24 @@ export class ModernRequestContext implements CallContext {
     progress: CallContext['progress'],
     auth: AuthInfo | undefined,
     notify: (notification: JsonRpcNotification) => void,
+    escalation?: TaskEscalation,
   ) {
     this.#meta = meta;
     this.#round = round;
     this.#policy = policy;
     this.signal = signal;
-    this.progress = progress;
     this.auth = auth;
     this.#notify = notify;
+    this.#escalation = escalation;
+    // A task carries no progress notifications: its progress is its status message.
+    this.progress =
+      escalation === undefined
+        ? progress
+        : (done, total, message) => {
+            const task = escalation.task;
+            if (task === undefined) progress(done, total, message);
+            else task.progress(done, total, message);
+          };
   }
 
   get protocolVersion(): string {
@@ -64,6 +76,8 @@ export class ModernRequestContext implements CallContext {
   /** Only when the request named a log level: without one the revision forbids log notifications. */
   log(level: LogLevel, data: unknown, logger?: string): void {
     const threshold = this.#meta.logLevel;
+    // Tasks carry no log notifications either: the request they came from has been answered.
+    if (this.#escalation?.task !== undefined) return;
     if (threshold === undefined || this.signal.aborted || !passesLogLevel(level, threshold)) return;
     const params: Record<string, unknown> = { level, data: redactSecrets(data) };
     if (logger !== undefined) params.logger = logger;
@@ -84,16 +98,27 @@ export class ModernRequestContext implements CallContext {
     if (!canSample(this.#meta.capabilities)) {
       throw missingClientCapability({ sampling: {} }, 'this request asks the client for a model completion');
     }
-    return readSamplingAnswer(await this.#round.ask('sampling/createMessage', { ...request }));
+    return readSamplingAnswer(await this.#askClient('sampling/createMessage', { ...request }));
   }
 
   async roots(): Promise<Root[] | undefined> {
     if (this.#round === undefined || !canListRoots(this.#meta.capabilities)) return undefined;
-    return readRootsAnswer(await this.#round.ask('roots/list', {}));
+    return readRootsAnswer(await this.#askClient('roots/list', {}));
   }
 
   /** Each 2026-era response has a stream of its own; there is nothing to end early. */
   closeStream(): void {}
+
+  continueAsTask(statusMessage?: string): Promise<void> {
+    return this.#escalation?.begin(statusMessage) ?? Promise.resolve();
+  }
+
+  /** Before the call is a task, a round of the request; after, one of the task's input requests. */
+  #askClient(method: InputRequest['method'], params: Record<string, unknown>, key?: string) {
+    const task = this.#escalation?.task;
+    if (task !== undefined) return task.ask(method, params, questionKey(method, params, key));
+    return (this.#round as InputRound).ask(method, params, key);
+  }
 
   get #ask(): AskUser {
     return async (message, requestedSchema, key) => {
@@ -107,7 +132,7 @@ export class ModernRequestContext implements CallContext {
         return { action: 'unavailable', reason: 'the client did not declare the elicitation capability' };
       }
       const params = { mode: 'form', message, requestedSchema };
-      return readElicitAnswer(await this.#round.ask('elicitation/create', params, key));
+      return readElicitAnswer(await this.#askClient('elicitation/create', params, key));
     };
   }
 }

@@ -36,6 +36,7 @@ function callerContext(
     sample: refuse,
     roots: () => Promise.resolve(undefined),
     closeStream: () => {},
+    continueAsTask: () => Promise.resolve(),
   };
 }
 

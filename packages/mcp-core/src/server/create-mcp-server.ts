@@ -11,6 +11,8 @@ import type { CallToolResult, Implementation } from '../protocol/mcp-types.ts';
 import type { Resource } from '../resources/define-resource.ts';
 import type { ResourceTemplate } from '../resources/define-resource-template.ts';
 import { type AssumedInitialize, LegacySession } from '../session/legacy-session.ts';
+import { createMemoryTaskStore } from '../tasks/memory-task-store.ts';
+import { type TaskOptions, TaskService } from '../tasks/task-service.ts';
 import { CallCancelled, callTool } from '../tools/call-tool.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import type { Transport } from '../transports/transport.ts';
@@ -61,6 +63,12 @@ export interface McpServerOptions extends Implementation {
    * reads, in milliseconds (`ttlMs`). Default 0 for both: lists may change at any moment.
    */
   cacheTtlMs?: { lists?: number; reads?: number };
+  /**
+   * Where the calls that became tasks live (2026 era; tools opt in with
+   * `task`). Replicas behind one load balancer share a store; default: this
+   * process's memory.
+   */
+  tasks?: TaskOptions;
 }
 
 /** One client connected to a server. */
@@ -158,12 +166,13 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {
     if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
   }
+  const report = options.onServerError ?? reportToStderr;
   const core = createServerCore({
     info,
     instructions: options.instructions,
     pageSize,
     elicitationUnavailable: options.whenElicitationUnavailable ?? 'fail',
-    report: options.onServerError ?? reportToStderr,
+    report,
     offerResources: options.resources !== undefined || options.resourceTemplates !== undefined,
     offerPrompts: options.prompts !== undefined,
   });
@@ -186,6 +195,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     ledger: options.requestStateLedger ?? createMemoryRequestStateLedger(),
     cacheHints: { listTtlMs: options.cacheTtlMs?.lists ?? 0, readTtlMs: options.cacheTtlMs?.reads ?? 0 },
     closing: closing.signal,
+    tasks: new TaskService(options.tasks?.store ?? createMemoryTaskStore(), { ttlMs: options.tasks?.ttlMs }, report),
   };
   const connections = new Set<LegacySession | DualEraConnection>();
   let released: Promise<void> | undefined;
@@ -231,6 +241,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
     async close() {
       closing.abort();
+      await modern.tasks.stopAll('The server shut down before the task finished');
       // Let open subscriptions send their closing results before the connections go.
       await new Promise((resolve) => setImmediate(resolve));
       await Promise.all([...connections].map((connection) => connection.close()));

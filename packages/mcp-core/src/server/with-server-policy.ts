@@ -40,5 +40,6 @@ export function withServerPolicy(context: CallContext, policy: ElicitationUnavai
     sample: (request) => context.sample(request),
     roots: () => context.roots(),
     closeStream: () => context.closeStream(),
+    continueAsTask: (statusMessage) => context.continueAsTask(statusMessage),
   };
 }

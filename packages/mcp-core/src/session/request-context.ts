@@ -78,6 +78,11 @@ export class RequestContext implements CallContext {
     this.#services.closeStream(this.requestId);
   }
 
+  /** A 2025-era session has no tasks: the call simply goes on. */
+  continueAsTask(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** Made on demand: most calls never ask the user, and a closure per request is not free. */
   get #ask(): AskUser {
     return (message, requestedSchema) => askUser(this.#services.outgoing, this.#client, this, message, requestedSchema);

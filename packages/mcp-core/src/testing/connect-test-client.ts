@@ -37,6 +37,8 @@ export interface TestClientOptions {
   httpAuth?: HttpAuthOptions;
   /** HTTP: sent as `Authorization: Bearer …` on every request. */
   bearerToken?: string;
+  /** Declares the tasks extension (`io.modelcontextprotocol/tasks`): calls may then answer with a task. */
+  tasks?: boolean;
 }
 
 export interface TestCallResult {
@@ -54,6 +56,13 @@ export interface TestClient {
   /** Every message both ways, for schema checks (`recording.specViolations()`). */
   readonly recording: MessageRecording;
   listTools(): Promise<{ name: string; description?: string; inputSchema: Record<string, unknown> }[]>;
+  /**
+   * 2026 era (`v2-modern`): a request the SDK has no call for — a `tools/call`
+   * that may answer with a task, `tasks/get`, `tasks/update`, `tasks/cancel` —
+   * sent on the client's own transport with the era's `_meta`. Resolves the
+   * result; rejects with a JsonRpcFailure carrying the error.
+   */
+  request(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
   callTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<TestCallResult>;
   /**
    * Everything wrong with the conversation so far, empty when it is right: the
@@ -76,8 +85,21 @@ interface SdkClient {
 
 const info = { name: 'toolshed-test-client', version: '1.0.0' };
 
+/** A JSON-RPC error a request of the test's own was answered with. */
+export class JsonRpcFailure extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(error: { code: number; message: string; data?: unknown }) {
+    super(error.message);
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
 function capabilitiesFor(options: TestClientOptions): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
+  if (options.tasks === true) capabilities.extensions = { 'io.modelcontextprotocol/tasks': {} };
   if (options.onElicit !== undefined) capabilities.elicitation = { form: {} };
   if (options.onSample !== undefined) capabilities.sampling = {};
   if (options.roots !== undefined) capabilities.roots = { listChanged: false };
@@ -185,6 +207,7 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
     inner = await httpTransport(options.client, spawned.url, options.bearerToken);
   }
   const recording = recordMessages(inner);
+  let sideRequests = 0;
   try {
     await sdk.connect(recording.transport);
   } catch (error) {
@@ -213,6 +236,23 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
     },
     async listTools() {
       return (await sdk.listTools()).tools;
+    },
+    async request(method, params = {}) {
+      if (options.client !== 'v2-modern') throw new Error('request() speaks the 2026 era: connect a v2-modern client');
+      sideRequests += 1;
+      const envelope = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': info,
+        'io.modelcontextprotocol/clientCapabilities': capabilitiesFor(options),
+      };
+      const meta = { ...envelope, ...(params._meta as Record<string, unknown> | undefined) };
+      const response = (await recording.exchange({
+        id: `side-${sideRequests}`,
+        method,
+        params: { ...params, _meta: meta },
+      })) as { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+      if (response.error !== undefined) throw new JsonRpcFailure(response.error);
+      return response.result ?? {};
     },
     async callTool(name, args = {}, callOptions = {}) {
       const params = { name, arguments: args };

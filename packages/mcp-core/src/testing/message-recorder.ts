@@ -28,6 +28,12 @@ export interface MessageRecording<Wrapped extends ClientTransportLike = ClientTr
    * the negotiated revision; empty when all of it is valid.
    */
   specViolations(): string[];
+  /**
+   * Sends a request of the test's own on the client's transport and resolves
+   * its response, which the client never sees: for requests the SDK has no
+   * call for. Its id must not be one the SDK uses (a string such as "side-1").
+   */
+  exchange(request: { id: string; method: string; params?: Record<string, unknown> }): Promise<unknown>;
 }
 
 type Handler = (message: unknown, extra?: unknown) => void;
@@ -44,6 +50,7 @@ type Handler = (message: unknown, extra?: unknown) => void;
 export function recordMessages<Wrapped extends ClientTransportLike>(inner: Wrapped): MessageRecording<Wrapped> {
   const messages: RecordedMessage[] = [];
   const target = inner as unknown as { onmessage?: Handler | undefined };
+  const awaited = new Map<unknown, (response: unknown) => void>();
   const transport: ClientTransportLike = {
     start: () => inner.start(),
     send(message, options) {
@@ -78,6 +85,13 @@ export function recordMessages<Wrapped extends ClientTransportLike>(inner: Wrapp
         next &&
         ((message, extra) => {
           messages.push({ direction: 'to-client', message: structuredClone(message) });
+          const id = (message as { id?: unknown; method?: unknown }).id;
+          const answer = id === undefined || 'method' in (message as object) ? undefined : awaited.get(id);
+          if (answer !== undefined) {
+            awaited.delete(id);
+            answer(message);
+            return;
+          }
           next(message, extra);
         });
     },
@@ -86,6 +100,15 @@ export function recordMessages<Wrapped extends ClientTransportLike>(inner: Wrapp
   const recording: MessageRecording<Wrapped> = {
     transport: transport as Wrapped,
     messages,
+    exchange(request) {
+      return new Promise((resolve, reject) => {
+        awaited.set(request.id, resolve);
+        transport.send({ jsonrpc: '2.0', ...request }).catch((error: unknown) => {
+          awaited.delete(request.id);
+          reject(error);
+        });
+      });
+    },
     get protocolVersion() {
       let stateless: string | undefined;
       for (const { direction, message } of messages) {

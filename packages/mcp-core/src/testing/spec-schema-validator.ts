@@ -21,6 +21,13 @@ const resultDefinitions: Record<string, string> = {
   'subscriptions/listen': 'SubscriptionsListenResult',
 };
 
+/** The tasks extension's results (2026 era), in its own schema. */
+const taskResultDefinitions: Record<string, string> = {
+  'tasks/get': 'GetTaskResult',
+  'tasks/update': 'UpdateTaskResult',
+  'tasks/cancel': 'CancelTaskResult',
+};
+
 /** 2026-07-28: the errors whose `data` the schema defines. */
 const errorDefinitions: Record<number, string> = {
   [-32020]: 'HeaderMismatchError',
@@ -86,6 +93,17 @@ export function createSpecValidator(version: string): SpecValidator {
     if (validate === undefined) throw new Error(`${version} schema has no ${name}`);
     return validate;
   };
+  // The tasks extension's own schema: only the 2026 era has extensions.
+  let tasksSchemaAdded = false;
+  const taskDefinition = (name: string): ValidateFunction => {
+    if (!tasksSchemaAdded) {
+      ajv.addSchema(JSON.parse(readFileSync(new URL('extensions/tasks/schema.json', specRoot), 'utf8')), 'tasks');
+      tasksSchemaAdded = true;
+    }
+    const validate = ajv.getSchema(`tasks#/$defs/${name}`);
+    if (validate === undefined) throw new Error(`the tasks extension schema has no ${name}`);
+    return validate;
+  };
   const resultEnvelope = definition(modern ? 'JSONRPCResultResponse' : 'JSONRPCResponse');
   const errorEnvelope = definition(modern ? 'JSONRPCErrorResponse' : 'JSONRPCError');
   const requestEnvelope = definition('JSONRPCRequest');
@@ -113,6 +131,18 @@ export function createSpecValidator(version: string): SpecValidator {
           ? []
           : formatErrors(`${answering ?? 'request'} input_required result`, validate);
       }
+      const isTask = (message.result as { resultType?: unknown }).resultType === 'task';
+      const taskName = !modern
+        ? undefined
+        : answering === 'tools/call' && isTask
+          ? 'CreateTaskResult'
+          : answering === undefined
+            ? undefined
+            : taskResultDefinitions[answering];
+      if (taskName !== undefined) {
+        const validate = taskDefinition(taskName);
+        return validate(message.result) ? [] : formatErrors(`${answering} result`, validate);
+      }
       const name = answering === undefined ? undefined : resultDefinitions[answering];
       if (name === undefined) return [];
       const validate = definition(name);
@@ -121,6 +151,10 @@ export function createSpecValidator(version: string): SpecValidator {
     const method = String((message as { method?: unknown }).method);
     const envelope = 'id' in message ? requestEnvelope : notificationEnvelope;
     if (!envelope(message)) return formatErrors('message', envelope);
+    if (modern && method === 'notifications/tasks') {
+      const validate = taskDefinition('TaskStatusNotification');
+      return validate(message) ? [] : formatErrors(method, validate);
+    }
     const name = messageDefinitions[method];
     if (name === undefined) return [`${method}: not a method this validator knows`];
     const validate = definition(name);

@@ -1,7 +1,6 @@
 import type { CallContext } from '../engine/call-context.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type { CallToolResult } from '../protocol/mcp-types.ts';
 import { isToolResult, structuredResult, toolError, toolResult } from '../results/tool-result.ts';
 import type { Tool } from './define-tool.ts';
@@ -50,8 +49,8 @@ export async function callTool(
   } catch (error) {
     if (context.signal.aborted) throw new CallCancelled();
     if (ToolError.isInstance(error)) return toolError(error.message);
-    // The one protocol error a tool's own code can cause: it needed a capability the client did not declare.
-    if (ProtocolError.isInstance(error) && error.code === JsonRpcErrorCode.MissingRequiredClientCapability) throw error;
+    // A protocol error is the tool's deliberate answer (a capability the client lacks, a fault it names): a JSON-RPC error.
+    if (ProtocolError.isInstance(error)) throw error;
     return serverBug(tool, report, error, 'failed unexpectedly');
   }
   if (context.signal.aborted) throw new CallCancelled();

@@ -53,13 +53,31 @@ export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z
   annotations?: ToolAnnotations;
   icons?: Icon[];
   meta?: Record<string, unknown>;
+  /**
+   * Whether a call may become a task (2026 era, clients that declare the
+   * tasks extension): `never` (default), `optional` (the server decides per
+   * call; other clients get an ordinary answer) or `required` (clients
+   * without the extension get -32021).
+   */
+  task?: TaskSupport;
+  /**
+   * With `task`: a call still running this long, and asking the client
+   * nothing, becomes a task. Default 2000 ms for `optional`, 0 for
+   * `required`. The tool may also make it one sooner with `context.continueAsTask()`.
+   */
+  taskAfterMs?: number;
   run(args: z.output<Input>, context: CallContext): ToolRunResult<Output> | Promise<ToolRunResult<Output>>;
 }
+
+/** Whether a tool's calls may become tasks. */
+export type TaskSupport = 'never' | 'optional' | 'required';
 
 /** A validated tool, ready to register on a server. */
 export interface Tool {
   readonly name: string;
   readonly descriptor: ToolDescriptor;
+  /** Absent: `never`. */
+  readonly task?: { readonly support: Exclude<TaskSupport, 'never'>; readonly afterMs: number };
   /** Built on first read when the definition gave a function. */
   readonly input: z.ZodObject;
   /** Built on first read when the definition gave a function. */
@@ -104,6 +122,23 @@ function checkJsonSchemas(jsonSchemas: ToolJsonSchemas, name: string, hasOutput:
       `Tool "${name}" jsonSchemas must hold object schemas, and one for output only when the tool has an output`,
     );
   }
+}
+
+function taskOf(support: TaskSupport | undefined, afterMs: number | undefined, name: string): Tool['task'] | undefined {
+  if (support === undefined || support === 'never') {
+    if (afterMs !== undefined) {
+      throw new LocalError('tool_definition_invalid', `Tool "${name}" has taskAfterMs but no task support`);
+    }
+    return undefined;
+  }
+  if (support !== 'optional' && support !== 'required') {
+    throw new LocalError('tool_definition_invalid', `Tool "${name}" task must be "never", "optional" or "required"`);
+  }
+  const after = afterMs ?? (support === 'optional' ? 2_000 : 0);
+  if (!(after >= 0)) {
+    throw new LocalError('tool_definition_invalid', `Tool "${name}" taskAfterMs must be 0 or more milliseconds`);
+  }
+  return Object.freeze({ support, afterMs: after });
 }
 
 /**
@@ -158,9 +193,11 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   if (definition.annotations !== undefined) descriptor.annotations = { ...definition.annotations };
   if (definition.icons !== undefined) descriptor.icons = definition.icons;
   if (definition.meta !== undefined) descriptor._meta = definition.meta;
+  const task = taskOf(definition.task, definition.taskAfterMs, name);
   const tool: Tool = Object.freeze({
     name,
     descriptor: Object.freeze(descriptor),
+    ...(task === undefined ? {} : { task }),
     get input() {
       return readInput();
     },

@@ -13,10 +13,14 @@ import { acceptsOf, decodeMirroredHeader, headerValue } from './http-request-hea
 import { SseConnection } from './sse-connection.ts';
 
 /** The requests whose target the client mirrors into `Mcp-Name`. */
-const namedTargets: Record<string, 'name' | 'uri'> = {
+const namedTargets: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The tasks extension: load balancers may route a task's requests on its id.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** The HTTP status the 2026 revision gives each JSON-RPC error; the rest travel as 200. */
