@@ -131,15 +131,20 @@ async function answer(
     if (core.instructions !== undefined) result.instructions = core.instructions;
     return complete(result);
   }
+  const principal = exchange.auth?.subject ?? '';
   if (method === 'subscriptions/listen') {
     const filter = agreeFilter(core, params);
+    const requested = (params.notifications as { taskIds?: unknown } | undefined)?.taskIds;
+    const taskIds = await services.tasks.agreeTaskIds(requested, meta.capabilities, principal);
+    if (requested !== undefined) filter.taskIds = taskIds;
     const closing = exchange.ending === undefined ? [services.closing] : [services.closing, exchange.ending];
-    const endedByServer = await serveSubscription(core, id, filter, exchange.notify, exchange.signal, closing);
+    const endedByServer = await serveSubscription(core, id, filter, exchange.notify, exchange.signal, closing, (send) =>
+      services.tasks.watch(taskIds, principal, send),
+    );
     if (!endedByServer) return undefined;
     return { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [MetaKey.subscriptionId]: id } } };
   }
 
-  const principal = exchange.auth?.subject ?? '';
   if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') {
     return complete(await services.tasks.answer(method, params, meta.capabilities, principal));
   }

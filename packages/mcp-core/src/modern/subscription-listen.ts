@@ -10,7 +10,12 @@ export interface ListenFilter {
   promptsListChanged?: true;
   resourcesListChanged?: true;
   resourceSubscriptions?: string[];
+  /** The tasks extension: `notifications/tasks` for these tasks of the caller's. */
+  taskIds?: string[];
 }
+
+/** Another source of a stream's notifications (task changes): starts sending, returns how to stop. */
+export type ExtraNotifications = (send: (notification: JsonRpcNotification) => void) => () => void;
 
 /** A bound on one stream's URIs: a client cannot grow the filter without limit. */
 const maxResourceSubscriptions = 10_000;
@@ -63,6 +68,7 @@ export function serveSubscription(
   notify: (notification: JsonRpcNotification) => void,
   clientGone: AbortSignal,
   serverClosing: readonly AbortSignal[],
+  extra?: ExtraNotifications,
 ): Promise<boolean> {
   const tag = { [MetaKey.subscriptionId]: id };
   notify({
@@ -86,10 +92,14 @@ export function serveSubscription(
       if (!clientGone.aborted) notify({ jsonrpc: '2.0', method, params: { _meta: tag } });
     });
   });
+  const stopExtra = extra?.((notification) => {
+    if (!clientGone.aborted) notify({ ...notification, params: { ...notification.params, _meta: tag } });
+  });
   return new Promise((resolve) => {
     // Plain listeners rather than AbortSignal.any, whose combined signal nothing here would keep alive.
     const finish = (byServer: boolean) => {
       unsubscribe();
+      stopExtra?.();
       clientGone.removeEventListener('abort', onClientGone);
       for (const signal of serverClosing) signal.removeEventListener('abort', onServerClosing);
       resolve(byServer);

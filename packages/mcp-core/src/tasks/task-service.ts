@@ -1,7 +1,7 @@
 import { invalidParams, missingClientCapability } from '../errors/common-protocol-errors.ts';
 import { LocalError } from '../errors/local-error.ts';
 import { isPlainObject } from '../messages/is-plain-object.ts';
-import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
+import type { JsonRpcNotification, JsonRpcParams } from '../messages/jsonrpc-message.ts';
 import { RunningTask } from './running-task.ts';
 import { isTerminal, type TaskRecord, type TaskStore } from './task-store.ts';
 import { declaresTasks, detailedTask, tasksExtension } from './task-wire.ts';
@@ -135,6 +135,48 @@ export class TaskService {
     // Cancelling a finished task is acknowledged all the same: cancellation is a wish, not a command.
     if (!isTerminal(task.status)) await this.#store.signal({ taskId, kind: 'cancel' });
     return {};
+  }
+
+  /**
+   * The task ids of a `subscriptions/listen` filter this server agrees to
+   * report: the caller's own tasks that exist. A filter that asks for tasks
+   * from a client that did not declare the extension is -32021.
+   */
+  async agreeTaskIds(requested: unknown, capabilities: Record<string, unknown>, principal: string): Promise<string[]> {
+    if (requested === undefined) return [];
+    if (!declaresTasks(capabilities))
+      throw tasksUndeclared('notifications for tasks need the tasks extension declared');
+    if (!Array.isArray(requested) || !requested.every((taskId) => typeof taskId === 'string')) {
+      throw invalidParams('Invalid params: notifications.taskIds must be an array of task ids');
+    }
+    if (requested.length > 1_000) throw invalidParams('Invalid params: at most 1000 taskIds per stream');
+    const agreed: string[] = [];
+    for (const taskId of new Set(requested as string[])) {
+      const task = taskId.length > 200 ? undefined : await this.#store.get(taskId);
+      if (task !== undefined && task.principal === principal) agreed.push(taskId);
+    }
+    return agreed;
+  }
+
+  /** Sends `notifications/tasks`, the task as `tasks/get` would show it, each time one of these tasks changes. */
+  watch(taskIds: readonly string[], principal: string, send: (notification: JsonRpcNotification) => void): () => void {
+    const watched = new Set(taskIds);
+    if (watched.size === 0) return () => {};
+    let stopped = false;
+    const unsubscribe = this.#store.onChange((taskId) => {
+      if (!watched.has(taskId)) return;
+      void this.#store.get(taskId).then(
+        (task) => {
+          if (stopped || task === undefined || task.principal !== principal) return;
+          send({ jsonrpc: '2.0', method: 'notifications/tasks', params: detailedTask(task, Date.now()) });
+        },
+        (error: unknown) => this.#report(error, `notifications for task ${taskId}`),
+      );
+    });
+    return () => {
+      stopped = true;
+      unsubscribe();
+    };
   }
 
   async #find(taskId: string, principal: string): Promise<TaskRecord> {

@@ -395,4 +395,47 @@ describe('tasks and callers', () => {
     const second = await client.request('tools/call', { name: 'slowish', arguments: { n: 1 } });
     expect(second).toMatchObject({ resultType: 'complete', content: [{ text: 'call 1' }] });
   });
+
+  it('subscriptions/listen with taskIds sends notifications/tasks as the task changes, the finished task inlined', async () => {
+    const release = gate();
+    const server = serverWith([
+      {
+        name: 'watched',
+        description: 'Waits',
+        input: z.object({}),
+        task: 'optional',
+        taskAfterMs: 0,
+        run: async (_args, context) => {
+          await waitOrAbort(release.opened, context.signal);
+          return 'watched and done';
+        },
+      },
+    ]);
+    const client = await connect(server, 'memory');
+    const { taskId } = await client.request('tools/call', { name: 'watched', arguments: {} });
+    const notificationsOf = (method: string) =>
+      client.recording.messages
+        .map((entry) => entry.message as { method?: string; params?: Record<string, unknown> })
+        .filter((message) => message.method === method);
+    void client
+      .request('subscriptions/listen', { notifications: { taskIds: [taskId, 'task-not-mine'] } })
+      .catch(() => {});
+    await expect.poll(() => notificationsOf('notifications/subscriptions/acknowledged').length).toBe(1);
+    expect(notificationsOf('notifications/subscriptions/acknowledged')[0]?.params?.notifications).toEqual({
+      taskIds: [taskId],
+    });
+    release.open();
+    await expect
+      .poll(() => notificationsOf('notifications/tasks').map((message) => message.params?.status))
+      .toContain('completed');
+    const finished = notificationsOf('notifications/tasks').find((message) => message.params?.status === 'completed');
+    expect(finished?.params).toMatchObject({ taskId, result: { content: [{ text: 'watched and done' }] } });
+    expect(client.recording.specViolations()).toEqual([]);
+
+    const undeclared = await connect(server, 'memory', { tasks: false });
+    const refused = await failureOf(
+      undeclared.request('subscriptions/listen', { notifications: { taskIds: [taskId] } }),
+    );
+    expect(refused.code).toBe(-32021);
+  });
 });

@@ -14,7 +14,7 @@ import { spawnHttpServer } from './spawn-http-server.ts';
 export type TestClientKind = 'v1' | 'v2-legacy' | 'v2-modern';
 export type TestTransportKind = 'memory' | 'stdio' | 'http';
 
-/** What to connect to: a server object (in memory, or served over HTTP in this process) or a bin. */
+/** What to connect to: a server object (in memory, or served over HTTP in this process), a bin, or a running endpoint. */
 export type TestTarget =
   | { server: McpServer }
   | {
@@ -22,7 +22,9 @@ export type TestTarget =
       bin: readonly string[];
       env?: NodeJS.ProcessEnv;
       cwd?: string;
-    };
+    }
+  /** A server already running, reached over Streamable HTTP at this endpoint. */
+  | { url: string | URL };
 
 export interface TestClientOptions {
   client: TestClientKind;
@@ -191,6 +193,8 @@ export async function connectTestClient(target: TestTarget, options: TestClientO
   } else if (options.transport === 'stdio') {
     if (!('bin' in target)) throw new Error('A stdio connection needs a bin');
     inner = await stdioTransport(options.client, target);
+  } else if ('url' in target) {
+    inner = await httpTransport(options.client, new URL(target.url), options.bearerToken);
   } else if ('server' in target) {
     const http = await serveHttp(target.server, {
       host: '127.0.0.1',
