@@ -180,7 +180,7 @@ describe('a server mounted in process', () => {
       sample: () => Promise.reject(new Error('not asked in this test')),
       roots: () => Promise.reject(new Error('not asked in this test')),
       closeStream: () => {},
-      continueAsTask: () => Promise.resolve(),
+      continueAsTask: () => Promise.resolve(false),
     };
   }
 

@@ -102,10 +102,11 @@ export interface CallContext {
   /**
    * Lets the call go on as a task, in the 2026 era, when the client declared
    * the tasks extension and the tool allows tasks: the client is answered
-   * with a task at once and reads the result later. Resolves when the task
-   * exists, or at once when the call cannot become one; the work goes on
-   * either way. Questions asked before it are rounds of the request (asked
-   * before anything happens); questions after it are the task's.
+   * with a task at once and reads the result later. Resolves `true` when the
+   * task exists (then only `tasks/cancel` or the server closing aborts
+   * `signal`), `false` at once when the call cannot become one; the work
+   * goes on either way. Questions asked before it are rounds of the request
+   * (asked before anything happens); questions after it are the task's.
    */
-  continueAsTask(statusMessage?: string): Promise<void>;
+  continueAsTask(statusMessage?: string): Promise<boolean>;
 }

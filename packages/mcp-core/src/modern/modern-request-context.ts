@@ -109,8 +109,8 @@ export class ModernRequestContext implements CallContext {
   /** Each 2026-era response has a stream of its own; there is nothing to end early. */
   closeStream(): void {}
 
-  continueAsTask(statusMessage?: string): Promise<void> {
-    return this.#escalation?.begin(statusMessage) ?? Promise.resolve();
+  continueAsTask(statusMessage?: string): Promise<boolean> {
+    return this.#escalation?.begin(statusMessage) ?? Promise.resolve(false);
   }
 
   /** Before the call is a task, a round of the request; after, one of the task's input requests. */

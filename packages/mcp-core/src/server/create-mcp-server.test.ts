@@ -36,7 +36,7 @@ function callerContext(
     sample: refuse,
     roots: () => Promise.resolve(undefined),
     closeStream: () => {},
-    continueAsTask: () => Promise.resolve(),
+    continueAsTask: () => Promise.resolve(false),
   };
 }
 

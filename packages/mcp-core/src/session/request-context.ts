@@ -79,8 +79,8 @@ export class RequestContext implements CallContext {
   }
 
   /** A 2025-era session has no tasks: the call simply goes on. */
-  continueAsTask(): Promise<void> {
-    return Promise.resolve();
+  continueAsTask(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   /** Made on demand: most calls never ask the user, and a closure per request is not free. */

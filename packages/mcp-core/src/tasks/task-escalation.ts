@@ -71,14 +71,14 @@ export class TaskEscalation {
   }
 
   /**
-   * Creates the task (once). Resolves when it exists; the work then goes on
-   * as the task. Resolves without a task when the store cannot take one: the
+   * Creates the task (once). Resolves `true` when it exists; the work then
+   * goes on as the task. Resolves `false` when the store cannot take one: the
    * call simply goes on as an ordinary request.
    */
-  begin(statusMessage: string | undefined): Promise<void> {
+  begin(statusMessage: string | undefined): Promise<boolean> {
     this.forgo();
     this.#creating ??= this.#create(statusMessage);
-    return this.#creating.then(() => undefined);
+    return this.#creating.then((created) => created !== undefined);
   }
 
   /** The task and its first state, or undefined when it could not be created. */
