@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectInMemory, connectTestClient, testClientKinds } from '@toolshed/mcp-core/testing';
+import { awaitTask, connectInMemory, connectTestClient, testClientKinds } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
 import { createSqlServer } from './create-sql-server.ts';
@@ -132,6 +132,28 @@ describe('time limit and cancellation', () => {
     },
     60_000,
   );
+
+  it('a query that went on as a task and is cancelled with tasks/cancel kills its query process', async () => {
+    const own = createSqlServer({ databases: sample.path, limits: { timeoutMs: 600_000 } });
+    const connection = await connectTestClient(
+      { server: own },
+      { client: 'v2-modern', transport: 'memory', tasks: true },
+    );
+    try {
+      await connection.callTool('query', { sql: 'SELECT 1' });
+      const before = queryProcessIds();
+      const created = await connection.request('tools/call', { name: 'query', arguments: { sql: forever } });
+      expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+      await connection.request('tasks/cancel', { taskId: created.taskId });
+      expect(await awaitTask(connection, created.taskId as string)).toMatchObject({ status: 'cancelled' });
+      await expect.poll(() => queryProcessIds().length, { timeout: 30_000 }).toBeLessThan(before.length);
+      const next = await connection.request('tools/call', { name: 'query', arguments: { sql: 'SELECT 4' } });
+      expect(next).toMatchObject({ resultType: 'complete', structuredContent: { rows: [[4]] } });
+    } finally {
+      await connection.close();
+      await own.close();
+    }
+  }, 60_000);
 
   it('reports a query process that died under a call, and recovers', async () => {
     const own = createSqlServer({ databases: sample.path, limits: { timeoutMs: 600_000 } });

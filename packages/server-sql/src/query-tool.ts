@@ -84,6 +84,9 @@ export function createQueryTool(context: SqlServerContext): Tool {
     output: queryOutput,
     jsonSchemas: toolJsonSchemas.query,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // A statement still running after two seconds goes on as a task for clients that take tasks; the call's
+    // signal is the task's then, so tasks/cancel stops it on the database as a cancelled request does.
+    task: 'optional',
     async run({ database, sql, params, max_rows }, call) {
       const json = await runOnDatabase(
         context,
