@@ -106,6 +106,9 @@ export function createProcessImageTool(context: ImageServerContext): Tool {
     output: imageResultShape,
     jsonSchemas: toolJsonSchemas.process_image,
     annotations: transformAnnotations(context),
+    // A large pipeline still running after two seconds goes on as a task for clients that take tasks; the
+    // call's deadline and its turn at the work limiter hold the same, and tasks/cancel stops it like a cancel.
+    task: 'optional',
     run(args, call) {
       return transformImage(context, call, {
         source: { path: args.path, url: args.url, data: args.data },
