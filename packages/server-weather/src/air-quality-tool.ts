@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { withinCallTimeLimit } from './call-time-limit.ts';
 import { freshnessOutput, locationArguments, locationOutput } from './location-arguments.ts';
 import {
   hourlyParameters,
@@ -100,22 +101,23 @@ export function createAirQualityTool(context: WeatherServerContext): Tool {
     },
     jsonSchemas: toolJsonSchemas.get_air_quality,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, call) {
-      const location = await resolveLocation(context, args, call.signal);
-      const params = { current: variablesOf(pollutantFields), ...hourlyParameters(pollutantFields, args.hours) };
-      const cached = await fetchOpenMeteo(
-        context,
-        { base: context.airQualityUrl, path: '/v1/air-quality', kind: 'airQuality', params },
-        location,
-        call.signal,
-      );
-      const answer = cached.value;
-      const data: Record<string, unknown> = {
-        units: unitsOf(pollutantFields, answer.current_units),
-        current: withBands(readCurrent(answer, pollutantFields)),
-      };
-      if (args.hours > 0) data.hourly = readSeries(answer, 'hourly', pollutantFields, args.hours).map(withBands);
-      return weatherResult(data, location, cached, answer.timezone);
-    },
+    run: (args, call) =>
+      withinCallTimeLimit(context.callTimeLimitMs, call.signal, async (signal) => {
+        const location = await resolveLocation(context, args, signal);
+        const params = { current: variablesOf(pollutantFields), ...hourlyParameters(pollutantFields, args.hours) };
+        const cached = await fetchOpenMeteo(
+          context,
+          { base: context.airQualityUrl, path: '/v1/air-quality', kind: 'airQuality', params },
+          location,
+          signal,
+        );
+        const answer = cached.value;
+        const data: Record<string, unknown> = {
+          units: unitsOf(pollutantFields, answer.current_units),
+          current: withBands(readCurrent(answer, pollutantFields)),
+        };
+        if (args.hours > 0) data.hourly = readSeries(answer, 'hourly', pollutantFields, args.hours).map(withBands);
+        return weatherResult(data, location, cached, answer.timezone);
+      }),
   });
 }

@@ -1,6 +1,7 @@
 import { createMcpServer, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
 import { createAirQualityTool } from './air-quality-tool.ts';
 import { createCurrentWeatherTool } from './current-weather-tool.ts';
+import { defaultLocationArguments } from './default-location.ts';
 import { createForecastTool } from './forecast-tool.ts';
 import { ResponseCache } from './response-cache.ts';
 import { createSearchLocationsTool } from './search-locations-tool.ts';
@@ -48,6 +49,9 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
       points: seconds(limits.geocodingTtlSeconds),
     },
     defaultUnits: options.units,
+    callTimeLimitMs: limits.callTimeoutMs,
+    defaultLocation:
+      options.defaultLocation === undefined ? undefined : defaultLocationArguments(options.defaultLocation),
   };
   return createMcpServer({
     name: 'toolshed-weather',
@@ -58,6 +62,9 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
       'Every tool takes a place name (qualify it with region or country after a comma: "Portland, Oregon") or latitude/longitude; ' +
       'use search_locations when a name is ambiguous. Results state their units and give local times in ISO 8601. ' +
       'Answers are cached for minutes; `freshness.stale: true` means the upstream is failing and the answer is older than usual — say so. ' +
+      (options.defaultLocation === undefined
+        ? ''
+        : `A call that names no place is for the default location, ${options.defaultLocation}. `) +
       'Weather data by Open-Meteo.com (CC BY 4.0) and the US National Weather Service.',
     tools: [
       createSearchLocationsTool(context),

@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { withinCallTimeLimit } from './call-time-limit.ts';
 import { conditionFields } from './condition-fields.ts';
 import { freshnessOutput, locationArguments, locationOutput, unitsArgument } from './location-arguments.ts';
 import {
@@ -44,27 +45,28 @@ export function createCurrentWeatherTool(context: WeatherServerContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.get_current_weather,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, call) {
-      const location = await resolveLocation(context, args, call.signal);
-      const units = args.units ?? context.defaultUnits;
-      const cached = await fetchOpenMeteo(
-        context,
-        {
-          base: context.forecastUrl,
-          path: '/v1/forecast',
-          kind: 'current',
-          params: { current: variablesOf(currentFields), ...unitParameters(units) },
-        },
-        location,
-        call.signal,
-      );
-      const answer = cached.value;
-      return weatherResult(
-        { units: unitsOf(currentFields, answer.current_units), current: readCurrent(answer, currentFields) },
-        location,
-        cached,
-        answer.timezone,
-      );
-    },
+    run: (args, call) =>
+      withinCallTimeLimit(context.callTimeLimitMs, call.signal, async (signal) => {
+        const location = await resolveLocation(context, args, signal);
+        const units = args.units ?? context.defaultUnits;
+        const cached = await fetchOpenMeteo(
+          context,
+          {
+            base: context.forecastUrl,
+            path: '/v1/forecast',
+            kind: 'current',
+            params: { current: variablesOf(currentFields), ...unitParameters(units) },
+          },
+          location,
+          signal,
+        );
+        const answer = cached.value;
+        return weatherResult(
+          { units: unitsOf(currentFields, answer.current_units), current: readCurrent(answer, currentFields) },
+          location,
+          cached,
+          answer.timezone,
+        );
+      }),
   });
 }

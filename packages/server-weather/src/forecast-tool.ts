@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { withinCallTimeLimit } from './call-time-limit.ts';
 import { conditionFields } from './condition-fields.ts';
 import { freshnessOutput, locationArguments, locationOutput, unitsArgument } from './location-arguments.ts';
 import {
@@ -72,31 +73,32 @@ export function createForecastTool(context: WeatherServerContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.get_forecast,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, call) {
-      const location = await resolveLocation(context, args, call.signal);
-      const units = args.units ?? context.defaultUnits;
-      const params = {
-        daily: variablesOf(dailyFields),
-        forecast_days: String(args.days),
-        ...hourlyParameters(hourlyFields, args.hours),
-        ...unitParameters(units),
-      };
-      const cached = await fetchOpenMeteo(
-        context,
-        { base: context.forecastUrl, path: '/v1/forecast', kind: 'forecast', params },
-        location,
-        call.signal,
-      );
-      const answer = cached.value;
-      const data: Record<string, unknown> = {
-        units: { daily: unitsOf(dailyFields, answer.daily_units) },
-        daily: readSeries(answer, 'daily', dailyFields, args.days),
-      };
-      if (args.hours > 0) {
-        (data.units as Record<string, unknown>).hourly = unitsOf(hourlyFields, answer.hourly_units);
-        data.hourly = readSeries(answer, 'hourly', hourlyFields, args.hours);
-      }
-      return weatherResult(data, location, cached, answer.timezone);
-    },
+    run: (args, call) =>
+      withinCallTimeLimit(context.callTimeLimitMs, call.signal, async (signal) => {
+        const location = await resolveLocation(context, args, signal);
+        const units = args.units ?? context.defaultUnits;
+        const params = {
+          daily: variablesOf(dailyFields),
+          forecast_days: String(args.days),
+          ...hourlyParameters(hourlyFields, args.hours),
+          ...unitParameters(units),
+        };
+        const cached = await fetchOpenMeteo(
+          context,
+          { base: context.forecastUrl, path: '/v1/forecast', kind: 'forecast', params },
+          location,
+          signal,
+        );
+        const answer = cached.value;
+        const data: Record<string, unknown> = {
+          units: { daily: unitsOf(dailyFields, answer.daily_units) },
+          daily: readSeries(answer, 'daily', dailyFields, args.days),
+        };
+        if (args.hours > 0) {
+          (data.units as Record<string, unknown>).hourly = unitsOf(hourlyFields, answer.hourly_units);
+          data.hourly = readSeries(answer, 'hourly', hourlyFields, args.hours);
+        }
+        return weatherResult(data, location, cached, answer.timezone);
+      }),
   });
 }

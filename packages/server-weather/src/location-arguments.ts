@@ -37,6 +37,7 @@ export interface LocationOutput {
   resolved_from: 'name' | 'coordinates';
   query?: string | undefined;
   other_matches?: { name: string; latitude: number; longitude: number }[] | undefined;
+  from_default?: true | undefined;
 }
 
 export function locationOutput(): z.ZodType<LocationOutput> {
@@ -51,6 +52,10 @@ export function locationOutput(): z.ZodType<LocationOutput> {
       .array(z.object({ name: z.string(), latitude: z.number(), longitude: z.number() }))
       .optional()
       .describe('Other places the name could mean; pass one’s coordinates to use it instead'),
+    from_default: z
+      .literal(true)
+      .optional()
+      .describe('The call named no place, so this is the server’s default location'),
   });
 }
 

@@ -13,6 +13,8 @@ export interface ResolvedLocation {
   output: LocationOutput;
   /** What the model should know about the choice, when there was one to make. */
   note?: string;
+  /** One line for the answer's text when the place is the server's default, not the call's. */
+  defaultLine?: string;
 }
 
 export interface LocationArguments {
@@ -36,6 +38,18 @@ export async function resolveLocation(
   signal?: AbortSignal,
 ): Promise<ResolvedLocation> {
   const hasCoordinates = args.latitude !== undefined || args.longitude !== undefined;
+  if (args.location === undefined && !hasCoordinates && context.defaultLocation !== undefined) {
+    return resolveDefault(context, context.defaultLocation, signal);
+  }
+  return resolveGiven(context, args, signal);
+}
+
+async function resolveGiven(
+  context: WeatherServerContext,
+  args: LocationArguments,
+  signal?: AbortSignal,
+): Promise<ResolvedLocation> {
+  const hasCoordinates = args.latitude !== undefined || args.longitude !== undefined;
   if (args.location !== undefined && hasCoordinates) {
     throw new ToolError('Give either `location` or `latitude` and `longitude`, not both.');
   }
@@ -44,7 +58,7 @@ export async function resolveLocation(
       throw new ToolError(
         hasCoordinates
           ? 'Give both `latitude` and `longitude`.'
-          : 'Say where: a place name in `location`, or `latitude` and `longitude`.',
+          : 'Say where: a place name in `location`, or `latitude` and `longitude` (this server has no default location).',
       );
     }
     const latitude = roundCoordinate(args.latitude);
@@ -56,6 +70,33 @@ export async function resolveLocation(
     };
   }
   return resolveName(context, args.location, signal);
+}
+
+/**
+ * The server's default location, for a call that names no place: resolved as
+ * if the call had given it, and marked so that the answer says whose choice
+ * the place was.
+ */
+async function resolveDefault(
+  context: WeatherServerContext,
+  setting: LocationArguments,
+  signal?: AbortSignal,
+): Promise<ResolvedLocation> {
+  let resolved: ResolvedLocation;
+  try {
+    resolved = await resolveGiven(context, setting, signal);
+  } catch (error) {
+    if (!(error instanceof ToolError) || signal?.aborted) throw error;
+    throw new ToolError(
+      `No place was given, and the server's default location could not be used: ${error.message} Pass \`location\` or \`latitude\` and \`longitude\`.`,
+    );
+  }
+  const where = resolved.output.name ?? `${resolved.latitude}, ${resolved.longitude}`;
+  return {
+    ...resolved,
+    output: { ...resolved.output, from_default: true },
+    defaultLine: `No place was given: this is for the server's default location, ${where}.`,
+  };
 }
 
 async function resolveName(

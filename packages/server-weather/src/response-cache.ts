@@ -1,4 +1,5 @@
 import type { LRUCache } from 'lru-cache';
+import { isTimeLimitReason } from './call-time-limit.ts';
 
 /** What a cached load gives back: the value and how fresh it is. */
 export interface CachedValue<Value> {
@@ -84,7 +85,8 @@ export class ResponseCache {
       this.#store(entries, key, { value: loaded.value, bytes: loaded.bytes, fetchedAt, expiresAt: fetchedAt + ttlMs });
       return { value: loaded.value as Value, fetchedAt, cacheHit: false, stale: false };
     } catch (error) {
-      if (signal?.aborted) throw error;
+      // A caller that cancelled wants nothing; one whose time ran out still gets a stale answer when there is one.
+      if (signal?.aborted && !isTimeLimitReason(signal.reason)) throw error;
       const kept = entries.peek(key);
       if (kept !== undefined && kept.expiresAt + this.#options.maxStaleMs > this.#now() && error instanceof Error) {
         return { value: kept.value as Value, fetchedAt: kept.fetchedAt, cacheHit: true, stale: true, error };

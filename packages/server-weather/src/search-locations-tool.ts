@@ -1,5 +1,6 @@
 import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { withinCallTimeLimit } from './call-time-limit.ts';
 import { roundCoordinate } from './coordinates.ts';
 import { searchPlaces } from './geocoding.ts';
 import { freshnessOutput } from './location-arguments.ts';
@@ -56,41 +57,42 @@ export function createSearchLocationsTool(context: WeatherServerContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.search_locations,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, call) {
-      const cached = await searchPlaces(
-        context,
-        { name: args.name, count: args.count, countryCode: args.country_code, language: args.language.toLowerCase() },
-        call.signal,
-      );
-      const locations = cached.value.map((place) => ({
-        name: place.name,
-        admin1: place.admin1,
-        admin2: place.admin2,
-        country: place.country,
-        country_code: place.country_code,
-        latitude: roundCoordinate(place.latitude),
-        longitude: roundCoordinate(place.longitude),
-        timezone: place.timezone,
-        elevation_m: place.elevation,
-        population: place.population,
-        feature_code: place.feature_code,
-      }));
-      const notes: string[] = [];
-      if (locations.length === 0) {
-        notes.push(
-          `No place named "${args.name}"${args.country_code === undefined ? '' : ` in ${args.country_code.toUpperCase()}`} was found. ` +
-            (args.name.includes(',')
-              ? 'Search the name alone, without region or country after a comma.'
-              : 'Try another spelling, the name in the local language, or a nearby larger town.'),
+    run: (args, call) =>
+      withinCallTimeLimit(context.callTimeLimitMs, call.signal, async (signal) => {
+        const cached = await searchPlaces(
+          context,
+          { name: args.name, count: args.count, countryCode: args.country_code, language: args.language.toLowerCase() },
+          signal,
         );
-      }
-      return structuredResult({
-        query: args.name,
-        count: locations.length,
-        locations,
-        freshness: freshnessOf(cached),
-        ...(notes.length > 0 ? { notes } : {}),
-      });
-    },
+        const locations = cached.value.map((place) => ({
+          name: place.name,
+          admin1: place.admin1,
+          admin2: place.admin2,
+          country: place.country,
+          country_code: place.country_code,
+          latitude: roundCoordinate(place.latitude),
+          longitude: roundCoordinate(place.longitude),
+          timezone: place.timezone,
+          elevation_m: place.elevation,
+          population: place.population,
+          feature_code: place.feature_code,
+        }));
+        const notes: string[] = [];
+        if (locations.length === 0) {
+          notes.push(
+            `No place named "${args.name}"${args.country_code === undefined ? '' : ` in ${args.country_code.toUpperCase()}`} was found. ` +
+              (args.name.includes(',')
+                ? 'Search the name alone, without region or country after a comma.'
+                : 'Try another spelling, the name in the local language, or a nearby larger town.'),
+          );
+        }
+        return structuredResult({
+          query: args.name,
+          count: locations.length,
+          locations,
+          freshness: freshnessOf(cached),
+          ...(notes.length > 0 ? { notes } : {}),
+        });
+      }),
   });
 }

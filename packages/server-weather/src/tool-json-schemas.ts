@@ -100,6 +100,11 @@ export const toolJsonSchemas: Record<"get_air_quality" | "get_current_weather" |
                 ],
                 "additionalProperties": false
               }
+            },
+            "from_default": {
+              "description": "The call named no place, so this is the server’s default location",
+              "type": "boolean",
+              "const": true
             }
           },
           "required": [
@@ -560,6 +565,11 @@ export const toolJsonSchemas: Record<"get_air_quality" | "get_current_weather" |
                 ],
                 "additionalProperties": false
               }
+            },
+            "from_default": {
+              "description": "The call named no place, so this is the server’s default location",
+              "type": "boolean",
+              "const": true
             }
           },
           "required": [
@@ -910,6 +920,11 @@ export const toolJsonSchemas: Record<"get_air_quality" | "get_current_weather" |
                 ],
                 "additionalProperties": false
               }
+            },
+            "from_default": {
+              "description": "The call named no place, so this is the server’s default location",
+              "type": "boolean",
+              "const": true
             }
           },
           "required": [
@@ -1401,6 +1416,11 @@ export const toolJsonSchemas: Record<"get_air_quality" | "get_current_weather" |
                 ],
                 "additionalProperties": false
               }
+            },
+            "from_default": {
+              "description": "The call named no place, so this is the server’s default location",
+              "type": "boolean",
+              "const": true
             }
           },
           "required": [

@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { withinCallTimeLimit } from './call-time-limit.ts';
 import { formatPoint } from './coordinates.ts';
 import { freshnessOutput, locationArguments, locationOutput } from './location-arguments.ts';
 import { activeAlerts, type NwsAlert, pointCoverage } from './nws-alerts.ts';
@@ -90,58 +91,59 @@ export function createWeatherAlertsTool(context: WeatherServerContext): Tool {
     },
     jsonSchemas: toolJsonSchemas.get_weather_alerts,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run(args, call) {
-      const location = await resolveLocation(context, args, call.signal);
-      const point = formatPoint(location.latitude, location.longitude).replace(',', ', ');
-      const place = location.output.name ?? point;
-      const coverage = await pointCoverage(context, location.latitude, location.longitude, call.signal);
-      if (!coverage.value.covered) {
+    run: (args, call) =>
+      withinCallTimeLimit(context.callTimeLimitMs, call.signal, async (signal) => {
+        const location = await resolveLocation(context, args, signal);
+        const point = formatPoint(location.latitude, location.longitude).replace(',', ', ');
+        const place = location.output.name ?? point;
+        const coverage = await pointCoverage(context, location.latitude, location.longitude, signal);
+        if (!coverage.value.covered) {
+          return weatherResult(
+            {
+              coverage: 'none',
+              count: 0,
+              alerts: [],
+              summary: `No alert coverage here: the US National Weather Service issues alerts for the United States and its territories, and ${place} is outside its area. This does not mean there are no alerts; check the national weather service for that country.`,
+            },
+            location,
+            coverage,
+            null,
+          );
+        }
+        const area = coverage.value;
+        const cached = await activeAlerts(context, location.latitude, location.longitude, signal);
+        const alerts = cached.value.alerts
+          .filter((alert) => alert.status === null || alert.status === 'Actual')
+          .sort(
+            (left, right) =>
+              rank(left.severity) - rank(right.severity) || (left.onset ?? '').localeCompare(right.onset ?? ''),
+          )
+          .map(shapeAlert);
+        const nearest = [area.city, area.state].filter((part) => part !== null).join(', ');
+        const where = area.city === null ? place : `${place} (near ${nearest})`;
+        const summary =
+          alerts.length === 0
+            ? `No active NWS alerts for ${where}.`
+            : `${alerts.length} active NWS alert${alerts.length === 1 ? '' : 's'} for ${where}: ${alerts.map((alert) => alert.event ?? 'alert').join(', ')}.`;
         return weatherResult(
           {
-            coverage: 'none',
-            count: 0,
-            alerts: [],
-            summary: `No alert coverage here: the US National Weather Service issues alerts for the United States and its territories, and ${place} is outside its area. This does not mean there are no alerts; check the national weather service for that country.`,
+            coverage: 'nws',
+            area: {
+              city: area.city,
+              state: area.state,
+              office: area.office,
+              forecast_zone: area.forecastZone,
+              county_zone: area.county,
+            },
+            count: alerts.length,
+            alerts,
+            summary,
           },
           location,
-          coverage,
-          null,
+          { ...cached, stale: cached.stale || coverage.stale, error: cached.error ?? coverage.error },
+          area.timeZone,
         );
-      }
-      const area = coverage.value;
-      const cached = await activeAlerts(context, location.latitude, location.longitude, call.signal);
-      const alerts = cached.value.alerts
-        .filter((alert) => alert.status === null || alert.status === 'Actual')
-        .sort(
-          (left, right) =>
-            rank(left.severity) - rank(right.severity) || (left.onset ?? '').localeCompare(right.onset ?? ''),
-        )
-        .map(shapeAlert);
-      const nearest = [area.city, area.state].filter((part) => part !== null).join(', ');
-      const where = area.city === null ? place : `${place} (near ${nearest})`;
-      const summary =
-        alerts.length === 0
-          ? `No active NWS alerts for ${where}.`
-          : `${alerts.length} active NWS alert${alerts.length === 1 ? '' : 's'} for ${where}: ${alerts.map((alert) => alert.event ?? 'alert').join(', ')}.`;
-      return weatherResult(
-        {
-          coverage: 'nws',
-          area: {
-            city: area.city,
-            state: area.state,
-            office: area.office,
-            forecast_zone: area.forecastZone,
-            county_zone: area.county,
-          },
-          count: alerts.length,
-          alerts,
-          summary,
-        },
-        location,
-        { ...cached, stale: cached.stale || coverage.stale, error: cached.error ?? coverage.error },
-        area.timeZone,
-      );
-    },
+      }),
   });
 }
 

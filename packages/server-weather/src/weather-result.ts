@@ -1,4 +1,4 @@
-import { structuredResult, type ToolResult } from '@toolshed/mcp-core';
+import { structuredResult, type ToolResult, textContent } from '@toolshed/mcp-core';
 import { formatCoordinate } from './coordinates.ts';
 import type { Freshness } from './location-arguments.ts';
 import { type OpenMeteoAnswer, openMeteoAnswer } from './open-meteo-answer.ts';
@@ -60,10 +60,13 @@ export function weatherResult(
       `The upstream failed just now (${cached.error?.message ?? 'unknown error'}); this is its last answer, from ${minutes} min ago.`,
     );
   }
-  return structuredResult({
+  const result = {
     location: { ...location.output, timezone: location.output.timezone ?? timezone },
     ...data,
     freshness: freshnessOf(cached),
     ...(notes.length > 0 ? { notes } : {}),
-  });
+  };
+  return location.defaultLine === undefined
+    ? structuredResult(result)
+    : structuredResult(result, { content: [textContent(location.defaultLine)] });
 }

@@ -1,4 +1,6 @@
 import type * as z from 'zod';
+import { describeTimeLimit, isTimeLimitReason } from './call-time-limit.ts';
+import type { LocationArguments } from './resolve-location.ts';
 import type { CachedValue, ResponseCache } from './response-cache.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 import { UpstreamError } from './upstream-error.ts';
@@ -19,6 +21,10 @@ export interface WeatherServerContext {
   openMeteoApiKey: string | undefined;
   ttlMs: Readonly<Record<AnswerKind, number>>;
   defaultUnits: UnitSystem;
+  /** Where calls that name no place are for, when the server has a default location. */
+  defaultLocation: LocationArguments | undefined;
+  /** Milliseconds a whole call may take (see call-time-limit.ts). */
+  callTimeLimitMs: number;
 }
 
 export interface UpstreamQuery<Schema extends z.ZodType> {
@@ -54,6 +60,24 @@ export async function fetchUpstream<Schema extends z.ZodType>(
     params.apikey = context.openMeteoApiKey;
   }
   const url = upstreamUrl(query.base, query.path, params);
+  try {
+    return await cachedUpstream(context, query, url);
+  } catch (error) {
+    if (query.signal?.aborted !== true || !isTimeLimitReason(error)) throw error;
+    throw new UpstreamError(
+      query.upstream,
+      'timeout',
+      `${query.upstream} did not answer within ${describeTimeLimit(context.callTimeLimitMs)}, the time limit of a call; try again in a minute.`,
+      { attempts: 1 },
+    );
+  }
+}
+
+function cachedUpstream<Schema extends z.ZodType>(
+  context: WeatherServerContext,
+  query: UpstreamQuery<Schema>,
+  url: URL,
+): Promise<CachedValue<z.output<Schema>>> {
   const accept = query.upstream === 'NWS' ? 'application/geo+json' : 'application/json';
   return context.cache.get(
     url.href,

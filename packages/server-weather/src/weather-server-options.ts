@@ -1,5 +1,6 @@
 import { limitOption } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { defaultLocationArguments } from './default-location.ts';
 
 type Url = z.ZodDefault<z.ZodString>;
 type Limit = z.ZodDefault<z.ZodNumber>;
@@ -10,6 +11,7 @@ type WeatherLimitsShape = {
   headersTimeoutMs: Limit;
   bodyTimeoutMs: Limit;
   requestTimeoutMs: Limit;
+  callTimeoutMs: Limit;
   maxAttempts: Limit;
   retryDelayMs: Limit;
   maxRetryDelayMs: Limit;
@@ -29,6 +31,7 @@ type WeatherUpstreamsShape = { forecastUrl: Url; geocodingUrl: Url; airQualityUr
 type WeatherServerOptionsShape = {
   contact: z.ZodOptional<z.ZodString>;
   units: z.ZodDefault<z.ZodEnum<{ metric: 'metric'; imperial: 'imperial' }>>;
+  defaultLocation: z.ZodOptional<z.ZodString>;
   openMeteoApiKey: z.ZodOptional<z.ZodString>;
   upstreams: z.ZodPrefault<z.ZodObject<WeatherUpstreamsShape, z.core.$strict>>;
   limits: z.ZodPrefault<z.ZodObject<WeatherLimitsShape, z.core.$strict>>;
@@ -66,6 +69,19 @@ export const weatherServerOptions: z.ZodObject<WeatherServerOptionsShape, z.core
   units: z.enum(['metric', 'imperial']).default('metric').meta({
     description: 'Units when a call does not choose: metric (°C, km/h, mm) or imperial (°F, mph, inch)',
   }),
+  defaultLocation: z
+    .string()
+    .trim()
+    .min(2)
+    .max(200)
+    .refine((value) => defaultLocationArguments(value) !== undefined, {
+      error: 'must be a place name or LATITUDE,LONGITUDE within -90..90,-180..180',
+    })
+    .optional()
+    .meta({
+      description: 'Where calls that name no place are for: a place ("Berlin, Germany") or LATITUDE,LONGITUDE',
+      placeholder: 'PLACE',
+    }),
   openMeteoApiKey: z.string().optional().meta({
     description: 'An Open-Meteo API key for the commercial plans, sent as `apikey` to the Open-Meteo URLs',
     flag: false,
@@ -86,6 +102,10 @@ export const weatherServerOptions: z.ZodObject<WeatherServerOptionsShape, z.core
       headersTimeoutMs: limitOption(10_000, 'Milliseconds to wait for response headers'),
       bodyTimeoutMs: limitOption(10_000, 'Milliseconds a response body may go quiet'),
       requestTimeoutMs: limitOption(20_000, 'Milliseconds one try may take in all, connecting to the last byte'),
+      callTimeoutMs: limitOption(
+        45_000,
+        'Milliseconds a whole call may take, every try, wait and body included (clients give up at 60 s)',
+      ),
       maxAttempts: limitOption(
         3,
         'Tries per upstream request, the first included (429, 5xx and network failures are retried)',
@@ -96,7 +116,7 @@ export const weatherServerOptions: z.ZodObject<WeatherServerOptionsShape, z.core
         'Longest wait between tries; a longer Retry-After fails the call saying when to try again',
       ),
       maxResponseBytes: limitOption(4_194_304, 'Bytes an upstream response may have'),
-      maxConnections: limitOption(16, 'Keep-alive connections per upstream host; more requests queue on them'),
+      maxConnections: limitOption(6, 'Keep-alive connections per upstream origin; more requests queue on them'),
       geocodingTtlSeconds: limitOption(86_400, 'Seconds place searches (and NWS point lookups) stay cached'),
       currentTtlSeconds: limitOption(300, 'Seconds current conditions stay cached'),
       forecastTtlSeconds: limitOption(900, 'Seconds forecasts stay cached'),

@@ -205,7 +205,7 @@ describe('get_current_weather', () => {
       'Give either `location` or `latitude` and `longitude`, not both.',
     ],
     [{ latitude: 52.5 }, 'Give both `latitude` and `longitude`.'],
-    [{}, 'Say where: a place name in `location`, or `latitude` and `longitude`.'],
+    [{}, 'Say where: a place name in `location`, or `latitude` and `longitude` (this server has no default location).'],
   ])('refuses %j clearly', async (args, message) => {
     const before = harness.upstream.requests.length;
     const result = await call('get_current_weather', args);
