@@ -50,7 +50,9 @@ export function createSaveAttachmentTool(context: MailReadingContext): Tool {
     output: () => z.object({ saved_as: z.string(), size: z.number().int(), content_type: z.string() }),
     jsonSchemas: toolJsonSchemas.save_attachment,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    async run({ mailbox, uid, attachment: wanted }) {
+    // A large message on a slow server may take a while to fetch: the call may go on as a task then.
+    task: 'optional',
+    async run({ mailbox, uid, attachment: wanted }, call) {
       if (guard === undefined) throw new ToolError('Saving attachments is off: the operator set no --save-dir.');
       const message = await fetchParsedMessage(context, mailbox, uid);
       if (message === undefined)
@@ -71,6 +73,9 @@ export function createSaveAttachmentTool(context: MailReadingContext): Tool {
         const name = numberedFileName(base, number);
         const target = await guard.resolve(name, { access: 'write', keepLastLink: true });
         if (target.exists) continue;
+        // Cancelled while the message was fetched (tasks/cancel, say): a cancelled call reports no file, so none
+        // is written.
+        call.signal.throwIfAborted();
         try {
           await guard.writeFile(target, attachment.content, { exclusive: true });
         } catch (error) {

@@ -151,6 +151,9 @@ export function createSearchMessagesTool(context: MailReadingContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.search_messages,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // A search of a large mailbox, or of a slow server, still running after two seconds goes on as a task for
+    // clients that take tasks; it asks nothing, so nothing about it changes but how the answer is delivered.
+    task: 'optional',
     async run({ mailbox, limit, ...criteria }) {
       const { total, hits } = await context.connection.withMailbox(mailbox, 'examine', async (client, opened) => {
         context.uidValidities.set(mailbox, opened.uidValidity);
