@@ -2,8 +2,9 @@
  * @module
  * One state store for Model Context Protocol hosts and servers: what they
  * promise (audit records, approvals decided once, console logins, rate
- * budgets, idempotency keys, spent nonces, parked calls) kept in SQLite on
- * one machine or in PostgreSQL shared by replicas, behind one contract.
+ * budgets, idempotency keys, spent nonces, parked calls, tasks) kept in
+ * SQLite on one machine or in PostgreSQL shared by replicas, behind one
+ * contract.
  */
 export { defaultStatePath, type OpenStateStoreOptions, openStateStore } from './open-state-store.ts';
 export { printableStoreUrl } from './postgres/postgres-state-store.ts';

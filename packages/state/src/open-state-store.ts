@@ -1,5 +1,6 @@
 import { openPostgresStateStore, printableStoreUrl } from './postgres/postgres-state-store.ts';
 import type { SweepTiming } from './sql/sql-state-store.ts';
+import type { TaskLimits } from './sql/task-rows.ts';
 import { openSqliteStateStore } from './sqlite/sqlite-state-store.ts';
 import type { StateStore } from './state-store.ts';
 import { StateStoreError } from './state-store-error.ts';
@@ -7,7 +8,7 @@ import { StateStoreError } from './state-store-error.ts';
 const { join } = process.getBuiltinModule('node:path');
 const { homedir } = process.getBuiltinModule('node:os');
 
-export interface OpenStateStoreOptions extends SweepTiming {
+export interface OpenStateStoreOptions extends SweepTiming, TaskLimits {
   /**
    * Where the state lives: a `postgres://` URL for replicas sharing it, a
    * `sqlite:` URL or a file path for one machine; undefined for the embedded

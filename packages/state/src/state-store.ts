@@ -10,6 +10,8 @@
  * clock (NTP).
  */
 
+import type { TaskStore } from '@toolshed/mcp-core';
+
 /** How a call ended, as the audit record has it; `started` until it ends, `interrupted` when its replica died first. */
 export type AuditOutcome =
   | 'started'
@@ -257,12 +259,20 @@ export interface StateStore {
   readonly idempotency: IdempotencyStore;
   readonly nonces: NonceStore;
   readonly parkedCalls: ParkedCallStore;
+  /**
+   * Tasks of the MCP tasks extension (`tasks.store` of a server), shared by
+   * replicas: a task runs on the replica that created it and is read from
+   * any; a cancel or answers sent to any replica reach the one running it.
+   */
+  readonly tasks: TaskStore;
   /** Whether the store answers now. */
   health(): Promise<StoreHealth>;
   /**
    * Finds replicas that died (their lock released) and ends what they left:
    * started audit rows and waiting approvals become `interrupted`, sends
-   * under way become `uncertain`. Runs by itself on an interval; callable for tests.
+   * under way become `uncertain`, unfinished tasks `failed`. Also ends tasks
+   * whose time to live has passed. Runs by itself on an interval; callable
+   * for tests.
    */
   sweep(): Promise<number>;
   close(): Promise<void>;

@@ -3,6 +3,13 @@ import { approvalChannel } from '../sql/approval-rows.ts';
 import { endDeadReplica } from '../sql/replica-sweep.ts';
 import { migrate } from '../sql/schema-migrations.ts';
 import { createSqlStateStore, type SweepTiming } from '../sql/sql-state-store.ts';
+import {
+  type TaskLimits,
+  type TaskReceiver,
+  type TaskWakeups,
+  taskChannel,
+  taskSignalChannel,
+} from '../sql/task-rows.ts';
 import type { StateStore } from '../state-store.ts';
 import { StateStoreError } from '../state-store-error.ts';
 import { PostgresExecutor } from './postgres-executor.ts';
@@ -12,7 +19,10 @@ const { hostname } = process.getBuiltinModule('node:os');
 const { randomBytes, randomInt } = process.getBuiltinModule('node:crypto');
 const { createRequire } = process.getBuiltinModule('node:module');
 
-export interface PostgresStateStoreOptions extends SweepTiming {
+/** How often a replica holding unfinished tasks looks for their signals itself, in case a NOTIFY was lost. */
+const taskPollEveryMs = 2000;
+
+export interface PostgresStateStoreOptions extends SweepTiming, TaskLimits {
   /** `postgres://user@host:port/database`; the password comes from PGPASSWORD or ~/.pgpass when the URL has none. */
   url: string;
   /** Connections in this replica's pool, besides its own one. Default 10. */
@@ -63,6 +73,7 @@ export async function openPostgresStateStore(options: PostgresStateStoreOptions)
   const replica = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const lockKey = 1 + randomInt(2 ** 31 - 1);
   const listeners = new Set<(id: string) => void>();
+  let taskReceiver: TaskReceiver | undefined;
   const connection = new ReplicaConnection({
     connect: async () => {
       const client = new driver.Client(settings);
@@ -71,8 +82,12 @@ export async function openPostgresStateStore(options: PostgresStateStoreOptions)
       return client;
     },
     lockKey,
-    onNotification: (id) => {
-      for (const listener of listeners) listener(id);
+    channels: {
+      [approvalChannel]: (id) => {
+        for (const listener of listeners) listener(id);
+      },
+      [taskChannel]: (taskId) => taskReceiver?.changed(taskId),
+      [taskSignalChannel]: (taskId) => taskReceiver?.signalled(taskId),
     },
     onUp: async () => {
       await sql.query(
@@ -91,8 +106,25 @@ export async function openPostgresStateStore(options: PostgresStateStoreOptions)
     if (StateStoreError.isInstance(error)) throw error;
     throw new StateStoreError(`the state store at ${location} cannot be used: ${(error as Error).message}`);
   }
-  const announce = async (id: string) => {
-    await sql.query('SELECT pg_notify($1, $2)', [approvalChannel, id]);
+  const notify = async (channel: string, payload: string) => {
+    await sql.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  };
+  const announce = (id: string) => notify(approvalChannel, id);
+  const tasks: TaskWakeups = {
+    // NOTIFY wakes the holder at once; the poll only covers a notification lost while its connection was down.
+    pollEveryMs: taskPollEveryMs,
+    async signalled(taskId, holder) {
+      if (holder === replica) taskReceiver?.signalled(taskId);
+      else await notify(taskSignalChannel, taskId);
+    },
+    // Every replica hears it, this one included: its listeners are told once, by the notification.
+    changed: (taskId) => notify(taskChannel, taskId),
+    listen(receiver) {
+      taskReceiver = receiver;
+      return () => {
+        taskReceiver = undefined;
+      };
+    },
   };
   return createSqlStateStore(
     sql,
@@ -101,6 +133,7 @@ export async function openPostgresStateStore(options: PostgresStateStoreOptions)
       location,
       replica,
       announce,
+      tasks,
       subscribe(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);
@@ -129,7 +162,7 @@ export async function openPostgresStateStore(options: PostgresStateStoreOptions)
         }
       },
       async close() {
-        await endDeadReplica(sql, replica, Date.now(), announce).catch(() => {});
+        await endDeadReplica(sql, replica, Date.now(), { approval: announce, task: tasks.changed }).catch(() => {});
         await connection.close();
         await pool.end().catch(() => {});
       },

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { approvalChannel } from '../sql/approval-rows.ts';
 
 /** The first half of every advisory lock the store takes ("Tool"), so that they do not meet an application's own. */
 export const lockNamespace = 0x546f_6f6c;
@@ -10,7 +9,8 @@ export interface ReplicaConnectionOptions {
   connect(): Promise<pg.Client>;
   /** This replica's liveness lock. */
   lockKey: number;
-  onNotification(approvalId: string): void;
+  /** What each channel's NOTIFY is handed to, by channel name: the connection LISTENs on each. */
+  channels: Readonly<Record<string, (payload: string) => void>>;
   /** Called each time the connection is up again (to register the replica anew). */
   onUp(): Promise<void>;
   /** The first wait before connecting again; doubles up to 5 s. */
@@ -21,9 +21,9 @@ export interface ReplicaConnectionOptions {
  * The one connection a replica keeps to itself: it holds the replica's
  * advisory lock for as long as the replica lives (PostgreSQL releases it
  * when the connection ends, which is how the others learn of a death), it
- * LISTENs for approvals decided anywhere, and it may hold the sweeper's
- * election lock. When it drops, it is made again, with its locks and
- * listens, until the store is closed.
+ * LISTENs for approvals decided and tasks changed or signalled anywhere,
+ * and it may hold the sweeper's election lock. When it drops, it is made
+ * again, with its locks and listens, until the store is closed.
  */
 export class ReplicaConnection {
   readonly #options: ReplicaConnectionOptions;
@@ -56,14 +56,14 @@ export class ReplicaConnection {
       this.#lastError = error.message;
     });
     client.on('notification', (message) => {
-      if (message.channel === approvalChannel && message.payload !== undefined) {
-        this.#options.onNotification(message.payload);
-      }
+      // Only the channels listened to are ever notified here.
+      const receive = this.#options.channels[message.channel];
+      if (receive !== undefined && message.payload !== undefined) receive(message.payload);
     });
     client.once('end', () => this.#lost(client));
     try {
       await client.query('SELECT pg_advisory_lock($1, $2)', [lockNamespace, this.#options.lockKey]);
-      await client.query(`LISTEN ${approvalChannel}`);
+      for (const channel of Object.keys(this.#options.channels)) await client.query(`LISTEN ${channel}`);
       await this.#options.onUp();
     } catch (error) {
       await client.end().catch(() => {});

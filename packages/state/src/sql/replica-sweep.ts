@@ -1,4 +1,5 @@
 import type { SqlExecutor } from './sql-executor.ts';
+import { failTasksOfReplica } from './task-rows.ts';
 
 export type ReplicaRow = {
   id: string;
@@ -8,17 +9,25 @@ export type ReplicaRow = {
   process_start: string | null;
 };
 
+/** Who is told of the rows a dead replica's end changed. */
+export interface EndedRowsAnnouncer {
+  approval(approvalId: string): Promise<void>;
+  task(taskId: string): Promise<void>;
+}
+
 /**
  * Ends what a dead replica left: its calls still `started` become
  * `interrupted`, its waiting approvals `interrupted` (nobody waits for them
  * any more), its sends under way `uncertain` (the message may have left),
- * and its parked calls are forgotten. Returns the rows changed.
+ * its unfinished tasks `failed` (nobody runs them any more, and a client
+ * polling one must not see it working forever), and its parked calls are
+ * forgotten. Returns the rows changed.
  */
 export async function endDeadReplica(
   sql: SqlExecutor,
   replica: string,
   now: number,
-  announce: (approvalId: string) => Promise<void>,
+  announce: EndedRowsAnnouncer,
 ): Promise<number> {
   const audit = await sql.query(
     `UPDATE toolshed_audit SET outcome = 'interrupted', finished_at = $2,
@@ -36,10 +45,12 @@ export async function endDeadReplica(
      WHERE replica = $1 AND state = 'sending' RETURNING key`,
     [replica, now],
   );
+  const tasks = await failTasksOfReplica(sql, replica, now);
   await sql.query('DELETE FROM toolshed_parked_calls WHERE replica = $1', [replica]);
   await sql.query('DELETE FROM toolshed_replicas WHERE id = $1', [replica]);
-  for (const approval of approvals) await announce(approval.id);
-  return audit.length + approvals.length + sends.length;
+  for (const approval of approvals) await announce.approval(approval.id);
+  for (const task of tasks) await announce.task(task);
+  return audit.length + approvals.length + sends.length + tasks.length;
 }
 
 /**

@@ -37,6 +37,20 @@ export const migrations: readonly { version: number; statements: readonly string
       'CREATE TABLE toolshed_parked_calls (key TEXT PRIMARY KEY, replica TEXT NOT NULL, expires_at BIGINT NOT NULL)',
     ],
   },
+  {
+    version: 2,
+    statements: [
+      // cancel_requested: 0 not asked, 1 asked and waiting for the holder, 2 passed to the holder (or no longer needed).
+      `CREATE TABLE toolshed_tasks (task_id TEXT PRIMARY KEY, principal TEXT NOT NULL, replica TEXT NOT NULL,
+        status TEXT NOT NULL, status_message TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+        ttl_ms BIGINT NOT NULL, input_requests TEXT, result TEXT, error TEXT,
+        cancel_requested SMALLINT NOT NULL DEFAULT 0, pending_responses TEXT)`,
+      "CREATE INDEX toolshed_tasks_unfinished ON toolshed_tasks (replica) WHERE status IN ('working', 'input_required')",
+      `CREATE INDEX toolshed_tasks_signalled ON toolshed_tasks (replica)
+        WHERE cancel_requested = 1 OR pending_responses IS NOT NULL`,
+      'CREATE INDEX toolshed_tasks_by_expiry ON toolshed_tasks ((created_at + ttl_ms))',
+    ],
+  },
 ];
 
 /** Applies the migrations not applied yet, in order, in one transaction that holds the migration lock. */

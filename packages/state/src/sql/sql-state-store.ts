@@ -8,6 +8,7 @@ import { createParkedCallRows } from './parked-call-rows.ts';
 import { createRateRows } from './rate-rows.ts';
 import { DeathWatch, endDeadReplica, type ReplicaRow } from './replica-sweep.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import { createTaskRows, expireTasks, type TaskLimits, type TaskWakeups } from './task-rows.ts';
 
 /** What differs between the engines beneath the one set of tables. */
 export interface EngineLink {
@@ -21,6 +22,8 @@ export interface EngineLink {
   /** Tells every replica that an approval changed. */
   announce(approvalId: string): Promise<void>;
   subscribe(listener: (approvalId: string) => void): () => void;
+  /** Wakes the replica holding a task, and tells replicas a task changed. */
+  readonly tasks: TaskWakeups;
   /** Whether a replica still holds its liveness lock. */
   isAlive(replica: ReplicaRow): Promise<boolean>;
   /** Whether this replica is the one that sweeps now. */
@@ -37,8 +40,14 @@ export interface SweepTiming {
 }
 
 /** The store over one SQL engine: the tables' logic is shared, the engine brings locks, wake-ups and liveness. */
-export function createSqlStateStore(sql: SqlExecutor, link: EngineLink, timing: SweepTiming = {}): StateStore {
-  const watch = new DeathWatch(timing.deadAfterMs ?? 3000);
+export function createSqlStateStore(
+  sql: SqlExecutor,
+  link: EngineLink,
+  options: SweepTiming & TaskLimits = {},
+): StateStore {
+  const watch = new DeathWatch(options.deadAfterMs ?? 3000);
+  const announce = { approval: link.announce, task: (taskId: string) => link.tasks.changed(taskId) };
+  const tasks = createTaskRows(sql, link.replica, link.tasks, options);
   const isAlive = async (replica: string) => {
     const row = (await sql.query<ReplicaRow>('SELECT * FROM toolshed_replicas WHERE id = $1', [replica]))[0];
     return row !== undefined && (await link.isAlive(row));
@@ -54,10 +63,10 @@ export function createSqlStateStore(sql: SqlExecutor, link: EngineLink, timing: 
     for (const row of others) {
       if (await link.isAlive(row)) continue;
       dead.add(row.id);
-      if (watch.confirm(row.id, now)) ended += await endDeadReplica(sql, row.id, now, link.announce);
+      if (watch.confirm(row.id, now)) ended += await endDeadReplica(sql, row.id, now, announce);
     }
     watch.keepOnly(dead);
-    return ended;
+    return ended + (await expireTasks(sql, now, link.tasks));
   };
   const sweep = () => {
     sweeping ??= sweepOnce().finally(() => {
@@ -65,7 +74,7 @@ export function createSqlStateStore(sql: SqlExecutor, link: EngineLink, timing: 
     });
     return sweeping;
   };
-  const timer = setInterval(() => void sweep().catch(() => {}), timing.sweepEveryMs ?? 2000);
+  const timer = setInterval(() => void sweep().catch(() => {}), options.sweepEveryMs ?? 2000);
   timer.unref();
 
   return {
@@ -79,11 +88,13 @@ export function createSqlStateStore(sql: SqlExecutor, link: EngineLink, timing: 
     idempotency: createIdempotencyRows(sql, link.replica),
     nonces: createNonceRows(sql),
     parkedCalls: createParkedCallRows(sql, link.replica, isAlive),
+    tasks: tasks.store,
     health: () => link.health(),
     sweep,
     async close() {
       clearInterval(timer);
       await sweeping?.catch(() => {});
+      await tasks.close();
       await link.close();
     },
   };

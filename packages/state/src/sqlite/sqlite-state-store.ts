@@ -1,6 +1,7 @@
 import { endDeadReplica } from '../sql/replica-sweep.ts';
 import { migrate } from '../sql/schema-migrations.ts';
 import { createSqlStateStore, type SweepTiming } from '../sql/sql-state-store.ts';
+import type { TaskLimits, TaskReceiver, TaskWakeups } from '../sql/task-rows.ts';
 import type { StateStore } from '../state-store.ts';
 import { StateStoreError } from '../state-store-error.ts';
 import { AuditJournal } from './audit-journal.ts';
@@ -13,26 +14,37 @@ const { hostname } = process.getBuiltinModule('node:os');
 const { randomBytes, randomInt } = process.getBuiltinModule('node:crypto');
 const { createRequire } = process.getBuiltinModule('node:module');
 
-export interface SqliteStateStoreOptions extends SweepTiming {
+export interface SqliteStateStoreOptions extends SweepTiming, TaskLimits {
   /** The database file; its directory is made, readable by its owner only. */
   path: string;
 }
+
+/** How often a process holding unfinished tasks looks for signals other processes on the file left for them. */
+const taskPollEveryMs = 100;
 
 /**
  * One connection per file in a process, however many stores open it: two
  * connections of one process would wait on each other's write lock with the
  * event loop blocked (better-sqlite3 waits synchronously), while one
  * connection's transactions simply queue. Other processes wait their turn
- * through busy_timeout.
+ * through busy_timeout. The stores of one file in one process are woken
+ * directly for each other's task signals and changes, by replica id.
  */
 const sharedConnections = new Map<
   string,
-  { sql: SqliteExecutor; journal: AuditJournal; close(): Promise<void>; users: number }
+  {
+    sql: SqliteExecutor;
+    journal: AuditJournal;
+    taskReceivers: Map<string, TaskReceiver>;
+    close(): Promise<void>;
+    users: number;
+  }
 >();
 
 function openShared(path: string): {
   sql: SqliteExecutor;
   journal: AuditJournal;
+  taskReceivers: Map<string, TaskReceiver>;
   release(): Promise<void>;
 } {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -55,6 +67,7 @@ function openShared(path: string): {
     shared = {
       sql,
       journal,
+      taskReceivers: new Map(),
       async close() {
         await journal.close();
         database.close();
@@ -69,6 +82,7 @@ function openShared(path: string): {
   return {
     sql: entry.sql,
     journal: entry.journal,
+    taskReceivers: entry.taskReceivers,
     async release() {
       if (released) return;
       released = true;
@@ -98,7 +112,7 @@ export async function openSqliteStateStore(options: SqliteStateStoreOptions): Pr
       cause: error,
     });
   }
-  const { sql, journal, release } = opened;
+  const { sql, journal, taskReceivers, release } = opened;
   await migrate(sql);
   const replica = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   await sql.query(
@@ -107,6 +121,20 @@ export async function openSqliteStateStore(options: SqliteStateStoreOptions): Pr
     [replica, randomInt(2 ** 31), hostname(), process.pid, processStart(process.pid) ?? null, Date.now()],
   );
   const listeners = new Set<(id: string) => void>();
+  // Another process on the file is not woken: its poll finds the signal within taskPollEveryMs.
+  const tasks: TaskWakeups = {
+    pollEveryMs: taskPollEveryMs,
+    async signalled(taskId, holder) {
+      taskReceivers.get(holder)?.signalled(taskId);
+    },
+    async changed(taskId) {
+      for (const receiver of taskReceivers.values()) receiver.changed(taskId);
+    },
+    listen(receiver) {
+      taskReceivers.set(replica, receiver);
+      return () => taskReceivers.delete(replica);
+    },
+  };
   const store = createSqlStateStore(
     sql,
     {
@@ -122,6 +150,7 @@ export async function openSqliteStateStore(options: SqliteStateStoreOptions): Pr
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
+      tasks,
       // Another machine's process cannot be seen from here: it counts as alive, and its rows are left to it.
       isAlive: async (row) => row.host_name !== hostname() || processRuns(Number(row.pid), row.process_start),
       leads: async () => true,
@@ -136,11 +165,16 @@ export async function openSqliteStateStore(options: SqliteStateStoreOptions): Pr
       async close() {
         // Whatever is still open is ended as a dead replica's would be: nothing is left `started` for nobody.
         await journal.apply();
-        await endDeadReplica(sql, replica, Date.now(), async () => {}).catch(() => {});
+        const announce = { approval: async () => {}, task: tasks.changed };
+        await endDeadReplica(sql, replica, Date.now(), announce).catch(() => {});
         await release();
       },
     },
-    { sweepEveryMs: options.sweepEveryMs, deadAfterMs: options.deadAfterMs ?? 0 },
+    {
+      sweepEveryMs: options.sweepEveryMs,
+      deadAfterMs: options.deadAfterMs ?? 0,
+      maxRunningTasks: options.maxRunningTasks,
+    },
   );
   // What a previous run of this host left unfinished is ended now, before anything new starts.
   await store.sweep();
