@@ -2,7 +2,10 @@ import type { Worker } from 'node:worker_threads';
 import { ToolError } from '@toolshed/mcp-core';
 import { createLineFinder, type LineQuery } from './match-lines.ts';
 
-/** Finds matching lines: literals in place, regular expressions in a worker held to a time limit. */
+/**
+ * Finds matching lines: literals in place, regular expressions in a worker
+ * held to a time limit and stopped when the call is cancelled.
+ */
 export interface LineMatcher {
   /** The matching lines of each text, at most `limit` per text. */
   find(texts: readonly string[], limit: number): Promise<number[][]>;
@@ -45,7 +48,7 @@ function startRegexThread(): RegexThread {
   return { worker, ready };
 }
 
-export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatcher {
+export function createLineMatcher(query: LineQuery, timeoutMs: number, signal?: AbortSignal): LineMatcher {
   if (!query.regex) {
     const find = createLineFinder(query);
     return { find: async (texts, limit) => texts.map((text) => find(text, limit)), close: async () => undefined };
@@ -59,6 +62,7 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
   let nextId = 0;
   return {
     async find(texts, limit) {
+      signal?.throwIfAborted();
       thread ??= startRegexThread();
       const started = thread;
       try {
@@ -70,11 +74,17 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
       const current = started.worker;
       const id = nextId++;
       return new Promise<number[][]>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        const stop = (reason: unknown) => {
           cleanup();
           if (thread === started) thread = undefined;
           void current.terminate();
-          reject(
+          reject(reason);
+        };
+        // An expression that backtracks without end would hold the worker until the time limit: a cancelled
+        // call (a cancelled task, say) ends it now.
+        const onAbort = () => stop(signal?.reason);
+        const timer = setTimeout(() => {
+          stop(
             new ToolError(
               `The regular expression took longer than ${timeoutMs} ms and was stopped; ` +
                 'simplify it (nested quantifiers such as (a+)+ backtrack without end) or search for a literal.',
@@ -94,11 +104,17 @@ export function createLineMatcher(query: LineQuery, timeoutMs: number): LineMatc
         };
         const cleanup = () => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           current.off('message', onMessage);
           current.off('error', onError);
         };
         current.on('message', onMessage);
         current.on('error', onError);
+        if (signal?.aborted === true) {
+          onAbort();
+          return;
+        }
+        signal?.addEventListener('abort', onAbort, { once: true });
         current.postMessage({ id, texts, query, limit });
       });
     },

@@ -77,6 +77,9 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       }),
     jsonSchemas: toolJsonSchemas.search_file_contents,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // A search of a large tree still running after two seconds goes on as a task for clients that take tasks.
+    // The client's roots are asked first, before it can become one; its progress is then the task's status.
+    task: 'optional',
     async run(args, call) {
       const guard = await guardForCall(context, call);
       const start = await guard.resolve(args.path);
@@ -84,7 +87,7 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       const excludes = args.exclude.map(compileFileFilter);
       const cap = args.maxResults ?? limits.maxMatches;
       const query = { pattern: args.pattern, regex: args.regex, ignoreCase: args.ignoreCase };
-      const matcher = createLineMatcher(query, limits.regexTimeoutMs);
+      const matcher = createLineMatcher(query, limits.regexTimeoutMs, call.signal);
       // Files without the literal's bytes are passed over undecoded: most files, in most searches.
       const literalBytes =
         args.regex || args.ignoreCase || args.pattern.includes('\uFFFD') ? undefined : Buffer.from(args.pattern);
