@@ -35,6 +35,7 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
     client,
     cache: new ResponseCache({ maxStaleMs: seconds(limits.maxStaleSeconds), maxBytes: limits.cacheMaxBytes }),
     forecastUrl: new URL(upstreams.forecastUrl),
+    archiveUrl: new URL(upstreams.archiveUrl),
     geocodingUrl: new URL(upstreams.geocodingUrl),
     airQualityUrl: new URL(upstreams.airQualityUrl),
     nwsUrl: new URL(upstreams.nwsUrl),

@@ -79,6 +79,8 @@ export interface SeriesField {
   kind?: 'number' | 'code' | 'flag' | 'instant';
   /** Said in the output schema, where the name alone could mislead. */
   description?: string;
+  /** Only forecasts have it (a chance, a UV index): the archive of past weather does not. */
+  forecastOnly?: boolean;
 }
 
 /**

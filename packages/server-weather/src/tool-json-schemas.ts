@@ -838,10 +838,14 @@ export const toolJsonSchemas: Record<"get_air_quality" | "get_current_weather" |
         },
         "hours": {
           "default": 0,
-          "description": "From the current hour",
+          "description": "From the current hour, or start_date",
           "type": "integer",
           "minimum": 0,
           "maximum": 168
+        },
+        "start_date": {
+          "description": "YYYY-MM-DD, local; default today",
+          "type": "string"
         },
         "units": {
           "type": "string",
@@ -1285,6 +1289,14 @@ export const toolJsonSchemas: Record<"get_air_quality" | "get_current_weather" |
             "additionalProperties": false
           }
         },
+        "source": {
+          "type": "string",
+          "enum": [
+            "forecast",
+            "archive"
+          ],
+          "description": "archive: past days from reanalysis, without precipitation probability or UV index"
+        },
         "freshness": {
           "type": "object",
           "properties": {
@@ -1321,6 +1333,7 @@ export const toolJsonSchemas: Record<"get_air_quality" | "get_current_weather" |
         "location",
         "units",
         "daily",
+        "source",
         "freshness"
       ],
       "additionalProperties": false

@@ -15,6 +15,7 @@ export interface WeatherServerContext {
   client: UpstreamClient;
   cache: ResponseCache;
   forecastUrl: URL;
+  archiveUrl: URL;
   geocodingUrl: URL;
   airQualityUrl: URL;
   nwsUrl: URL;

@@ -26,7 +26,13 @@ type WeatherLimitsShape = {
   cacheMaxBytes: Limit;
 };
 
-type WeatherUpstreamsShape = { forecastUrl: Url; geocodingUrl: Url; airQualityUrl: Url; nwsUrl: Url };
+type WeatherUpstreamsShape = {
+  forecastUrl: Url;
+  archiveUrl: Url;
+  geocodingUrl: Url;
+  airQualityUrl: Url;
+  nwsUrl: Url;
+};
 
 type WeatherServerOptionsShape = {
   contact: z.ZodOptional<z.ZodString>;
@@ -90,6 +96,7 @@ export const weatherServerOptions: z.ZodObject<WeatherServerOptionsShape, z.core
   upstreams: z
     .strictObject({
       forecastUrl: httpUrl('Open-Meteo forecast API', 'https://api.open-meteo.com'),
+      archiveUrl: httpUrl('Open-Meteo archive API (past weather from 1940)', 'https://archive-api.open-meteo.com'),
       geocodingUrl: httpUrl('Open-Meteo geocoding API', 'https://geocoding-api.open-meteo.com'),
       airQualityUrl: httpUrl('Open-Meteo air-quality API', 'https://air-quality-api.open-meteo.com'),
       nwsUrl: httpUrl('US National Weather Service API (alerts)', 'https://api.weather.gov'),

@@ -28,6 +28,7 @@ export async function startWeatherHarness(options: WeatherServerOptions = {}): P
     ...options,
     upstreams: {
       forecastUrl: upstream.url,
+      archiveUrl: upstream.url,
       geocodingUrl: upstream.url,
       airQualityUrl: upstream.url,
       nwsUrl: upstream.url,

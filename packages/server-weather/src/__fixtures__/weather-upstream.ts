@@ -1,5 +1,5 @@
 /**
- * A local stand-in for Open-Meteo (forecast, air quality, geocoding) and the
+ * A local stand-in for Open-Meteo (forecast, archive, air quality, geocoding) and the
  * NWS API on 127.0.0.1, answering in their formats from the JSON fixtures
  * beside this file. It checks what real upstreams check (variable names,
  * coordinate ranges, NWS's 4-decimal rule with its 301), records every
@@ -17,6 +17,7 @@ function fixture(name: string): Json {
 }
 
 const forecast = fixture('./open-meteo/forecast-berlin.json');
+const archive = fixture('./open-meteo/archive-berlin.json');
 const airQuality = fixture('./open-meteo/air-quality-berlin.json');
 const places: Record<string, Json> = {
   berlin: fixture('./open-meteo/geocoding-berlin.json'),
@@ -56,7 +57,7 @@ export interface WeatherUpstream {
   readonly connections: number;
   /** Requests whose client went away before the answer was sent. */
   readonly aborted: number;
-  /** Requests made to a route: `/v1/forecast`, `/v1/air-quality`, `/v1/search`, `/points`, `/alerts/active`. */
+  /** Requests made to a route: `/v1/forecast`, `/v1/archive`, `/v1/air-quality`, `/v1/search`, `/points`, `/alerts/active`. */
   count(route: string): number;
   /** The next answers on a route, in order; after them the route answers normally again. */
   script(route: string, ...steps: FixtureStep[]): void;
@@ -190,6 +191,8 @@ function defaultAnswer(url: URL, route: string): Answer {
       return openMeteoAnswer(forecast, params, ['current', 'hourly', 'daily']);
     case '/v1/air-quality':
       return openMeteoAnswer(airQuality, params, ['current', 'hourly']);
+    case '/v1/archive':
+      return archiveAnswer(params);
     case '/points':
       return pointsAnswer(url.pathname.slice('/points/'.length));
     case '/alerts/active': {
@@ -203,6 +206,75 @@ function defaultAnswer(url: URL, route: string): Answer {
 }
 
 const openMeteoError = (reason: string): Answer => [400, { error: true, reason }];
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+const dayMs = 86_400_000;
+
+/** The dates of a request with `start_date` and `end_date`, as the days between, or Open-Meteo's 400. */
+function requestedDays(params: URLSearchParams): { first: number; count: number } | Answer | undefined {
+  const start = params.get('start_date');
+  const end = params.get('end_date');
+  if (start === null && end === null) return undefined;
+  if (start === null || end === null || !isoDate.test(start) || !isoDate.test(end)) {
+    return openMeteoError("Parameter 'start_date' and 'end_date' must both be set, as yyyy-mm-dd");
+  }
+  const first = Date.parse(start);
+  const last = Date.parse(end);
+  if (Number.isNaN(first) || Number.isNaN(last)) return openMeteoError(`Invalid date ${start} or ${end}`);
+  if (last < first) return openMeteoError('End-date must be larger or equals than start-date');
+  return { first, count: (last - first) / dayMs + 1 };
+}
+
+/**
+ * The archive API (`/v1/archive`): the same format as the forecast, for any
+ * dates from 1940 up to a few days ago, and only the variables reanalysis has
+ * (no probabilities, no UV index, no `current`). Its values are the recorded
+ * days', repeated over the dates asked for.
+ */
+function archiveAnswer(params: URLSearchParams): Answer {
+  const days = requestedDays(params);
+  if (days === undefined) return openMeteoError("Parameter 'start_date' is required");
+  if (Array.isArray(days)) return days;
+  const today = Date.parse(new Date().toISOString().slice(0, 10));
+  const last = days.first + (days.count - 1) * dayMs;
+  if (days.first < Date.parse('1940-01-01') || last > today) {
+    const until = new Date(today).toISOString().slice(0, 10);
+    return openMeteoError(`Parameter 'start_date' is out of allowed range from 1940-01-01 to ${until}`);
+  }
+  if (params.has('current')) return openMeteoError('Cannot initialize WeatherVariable for key current');
+  return openMeteoAnswer(archive, params, ['hourly', 'daily']);
+}
+
+/**
+ * A recorded block stretched over the requested days: times from the first
+ * day's local midnight, values taken in turn from the recorded ones, and
+ * instants (sunrise, sunset) moved to their day.
+ */
+function datedBlock(
+  recorded: Record<string, unknown>,
+  units: Record<string, string>,
+  block: 'hourly' | 'daily',
+  days: { first: number; count: number },
+  offsetSeconds: number,
+): Record<string, unknown> {
+  const step = block === 'daily' ? 86_400 : 3600;
+  const length = block === 'daily' ? days.count : days.count * 24;
+  const start = days.first / 1000 - offsetSeconds;
+  const recordedTimes = recorded.time as number[];
+  const times = Array.from({ length }, (_, index) => start + index * step);
+  const stretched: Record<string, unknown> = { time: times };
+  for (const [variable, values] of Object.entries(recorded)) {
+    if (variable === 'time') continue;
+    const series = values as (number | null)[];
+    stretched[variable] = times.map((time, index) => {
+      const at = index % series.length;
+      const value = series[at] ?? null;
+      const moved = units[variable] === 'unixtime' && value !== null;
+      return moved ? value - (recordedTimes[at] ?? 0) + time : value;
+    });
+  }
+  return stretched;
+}
 
 function openMeteoAnswer(recorded: Json, params: URLSearchParams, blocks: readonly string[]): Answer {
   const latitude = Number(params.get('latitude'));
@@ -227,17 +299,33 @@ function openMeteoAnswer(recorded: Json, params: URLSearchParams, blocks: readon
     timezone_abbreviation: recorded.timezone_abbreviation,
     elevation: recorded.elevation,
   };
+  const days = requestedDays(params);
+  if (Array.isArray(days)) return days;
+  if (days !== undefined && (params.has('forecast_days') || params.has('forecast_hours'))) {
+    return openMeteoError("Parameter 'start_date' and 'forecast_days' or 'forecast_hours' are mutually exclusive");
+  }
   for (const block of blocks) {
     const wanted = params.get(block);
     if (wanted === null) continue;
-    const values = recorded[block] as Record<string, unknown>;
     const units = recorded[`${block}_units`] as Record<string, string>;
+    const values =
+      days !== undefined && block !== 'current'
+        ? datedBlock(
+            recorded[block] as Record<string, unknown>,
+            units,
+            block as 'hourly' | 'daily',
+            days,
+            recorded.utc_offset_seconds as number,
+          )
+        : (recorded[block] as Record<string, unknown>);
     const length =
-      block === 'daily'
-        ? Number(params.get('forecast_days') ?? 7)
-        : block === 'hourly'
-          ? Number(params.get('forecast_hours') ?? 168)
-          : 0;
+      days !== undefined
+        ? (values.time as unknown[]).length
+        : block === 'daily'
+          ? Number(params.get('forecast_days') ?? 7)
+          : block === 'hourly'
+            ? Number(params.get('forecast_hours') ?? 168)
+            : 0;
     const outValues: Json = block === 'current' ? { time: values.time, interval: values.interval } : {};
     const outUnits: Record<string, string> =
       block === 'current' ? { time: 'unixtime', interval: 'seconds' } : { time: 'unixtime' };
