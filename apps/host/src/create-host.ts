@@ -6,6 +6,7 @@ import { type AuditEntry, AuditLog } from './compose/audit-log.ts';
 import { type CallLimiter, createCallLimiter } from './compose/call-limiter.ts';
 import { createCallRecorder } from './compose/call-recorder.ts';
 import { createCatalogSync } from './compose/catalog-sync.ts';
+import { hostTaskStore } from './compose/host-task-store.ts';
 import { createToolShelf } from './compose/tool-shelf.ts';
 import { createToolSync, type HostToolRow } from './compose/tool-sync.ts';
 import type { HostConfig, HostOptions, ServerEntry, ToolList } from './config/host-config.ts';
@@ -140,6 +141,8 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     onClose: () => upstreamsClosed(),
     // A 2026-era requestState is accepted once across every replica sharing the store.
     requestStateLedger: { spend: (nonce, expiresAt) => storeNow().nonces.spend(nonce, expiresAt, Date.now()) },
+    // Calls that became tasks are read, answered and cancelled through any replica.
+    tasks: { store: hostTaskStore(storeNow) },
   });
   // Closing the server (stdin ended, a signal, host.close) ends every upstream with it.
   const upstreamsClosed = () =>

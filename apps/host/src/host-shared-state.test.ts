@@ -5,15 +5,16 @@ import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { freeLoopbackPort, type SpawnedHttpServer, serviceGate, spawnHttpServer } from '@toolshed/mcp-core/testing';
+import { serviceGate } from '@toolshed/mcp-core/testing';
 import { openStateStore, type StateStore } from '@toolshed/state';
 import { type PostgresStateServer, postgresStateService, startPostgresStateServer } from '@toolshed/state/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumBinary, launchChromium } from './__fixtures__/chromium-browser.ts';
+import { consoleLogin, decideInConsole } from './__fixtures__/console-session.ts';
+import { type HostReplica, startHostReplica } from './__fixtures__/host-replica.ts';
 import { type NginxLoadBalancer, nginxBinary, startNginxLoadBalancer } from './__fixtures__/nginx-server.ts';
 
 const { createHash } = process.getBuiltinModule('node:crypto');
-const bin = new URL('./cli.ts', import.meta.url).pathname;
 const prefixes = ['r1-', 'r2-', 'r3-'] as const;
 const clientInfo = { name: 'shared-state-test', version: '1.0.0' };
 
@@ -22,51 +23,7 @@ const ready =
   serviceGate(postgresStateService, it) &&
   serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
 
-type Replica = SpawnedHttpServer & { console: string; index: number };
-
-/** A console session on one replica's console, logged in with a token as a browser would. */
-async function consoleLogin(base: string, token: string): Promise<{ cookie: string; csrf: string }> {
-  const form = await fetch(`${base}login`);
-  const loginCookie = (form.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const origin = base.replace(/\/$/, '');
-  const login = await fetch(`${base}login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin, cookie: loginCookie },
-    body: new URLSearchParams({ csrf: loginCookie.split('=')[1] ?? '', token }).toString(),
-  });
-  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('toolshed_console=')) ?? '').split(
-    ';',
-  )[0] as string;
-  const page = await (await fetch(`${base}approvals`, { headers: { cookie } })).text();
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
-  return { cookie, csrf };
-}
-
-async function decideInConsole(
-  base: string,
-  session: { cookie: string; csrf: string },
-  approval: { id: string; tool: string; argumentsDigest: string },
-  decision: 'approve' | 'deny',
-): Promise<number> {
-  const response = await fetch(`${base}approvals/${approval.id}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: base.replace(/\/$/, ''),
-      cookie: session.cookie,
-    },
-    body: new URLSearchParams({
-      csrf: session.csrf,
-      tool: approval.tool,
-      digest: approval.argumentsDigest,
-      decision,
-    }).toString(),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
+type Replica = HostReplica;
 
 describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, behind nginx', () => {
   let directory: string;
@@ -76,35 +33,6 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
   let replicas: Replica[] = [];
   let nginx: NginxLoadBalancer | undefined;
   const token = `tsc_${randomBytes(32).toString('base64url')}`;
-
-  async function startReplica(index: number, config: string, key: string): Promise<Replica> {
-    const consolePort = await freeLoopbackPort();
-    const server = await spawnHttpServer(
-      [
-        bin,
-        'serve',
-        '--config',
-        config,
-        '--http',
-        '127.0.0.1:0',
-        '--http-session-prefix',
-        prefixes[index] as string,
-        '--console',
-        `127.0.0.1:${consolePort}`,
-        '--state',
-        postgres.url,
-      ],
-      {
-        env: {
-          ...process.env,
-          ...postgres.env,
-          XDG_STATE_HOME: join(directory, `replica-${index + 1}`),
-          TOOLSHED_REQUEST_STATE_KEY: key,
-        },
-      },
-    );
-    return Object.assign(server, { console: `http://127.0.0.1:${consolePort}/`, index });
-  }
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'toolshed-shared-state-'));
@@ -144,8 +72,17 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
     writeFileSync(join(workspace, 'seen.txt'), 'seen');
     const key = randomBytes(32).toString('base64url');
     // The first replica applies the migrations; the others find them applied.
-    replicas = [await startReplica(0, config, key)];
-    replicas.push(...(await Promise.all([1, 2].map((index) => startReplica(index, config, key)))));
+    const startReplica = (index: number) =>
+      startHostReplica({
+        index,
+        config,
+        postgres,
+        directory,
+        requestStateKey: key,
+        sessionPrefix: prefixes[index] as string,
+      });
+    replicas = [await startReplica(0)];
+    replicas.push(...(await Promise.all([1, 2].map(startReplica))));
     nginx = await startNginxLoadBalancer(
       mkdtempSync(join(tmpdir(), 'toolshed-nginx-')),
       replicas.map((replica, index) => ({ sessionPrefix: prefixes[index] ?? '', address: replica.url.host })),

@@ -69,6 +69,9 @@ export async function passApprovalGate(input: ApprovalGateInput): Promise<GateRe
       message: `${exposedName} needs a human's approval in the Toolshed console, and no console is running; it was not run. Ask the operator to start the host with --console.`,
     };
   }
+  // A human may take minutes: a client that takes tasks gets one now and reads the outcome later, instead of
+  // holding its request open past its own patience.
+  const isTask = await context.continueAsTask(`waiting for approval of ${exposedName} in the Toolshed console`);
   const preview = await previewOf(upstream, descriptor.name, args, context.signal);
   const verdict = await waitForConsoleApproval(
     broker,
@@ -85,7 +88,8 @@ export async function passApprovalGate(input: ApprovalGateInput): Promise<GateRe
     },
     context,
     // A 2026-era caller that gives up waiting retries the same call: its request stays for the retry to find.
-    { keepOnAbort: asksByRetry(context) },
+    // A task is not retried: its end (tasks/cancel) ends the request.
+    { keepOnAbort: asksByRetry(context) && !isTask },
   );
   if (verdict.decision === 'cancelled' && context.signal.aborted) {
     return { pass: false, approval: 'cancelled', cancelled: context.signal.reason };

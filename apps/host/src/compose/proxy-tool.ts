@@ -48,6 +48,13 @@ export interface ProxyToolOptions {
   state?: (() => StateStore) | undefined;
 }
 
+/**
+ * A call still running this long, asking nothing, becomes a task for a
+ * client that takes tasks: it is read with tasks/get, on any replica,
+ * instead of holding a request open past the client's patience.
+ */
+const taskAfterMs = 2_000;
+
 /** A call nobody answers must still end: long enough for real work, and a server's own setting wins. */
 const defaultToolTimeoutMs = 10 * 60_000;
 
@@ -90,6 +97,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
     descriptor: { ...descriptor, name: exposedName },
     input: anyArguments,
     output: undefined,
+    task: { support: 'optional', afterMs: taskAfterMs },
     async run(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
       const started = performance.now();
       const digest = argumentsDigest(args);

@@ -41,7 +41,15 @@ async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: u
 }
 
 /** Methods whose target is mirrored into `Mcp-Name`, and the param that names it. */
-const namedMethods: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const namedMethods: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  // The tasks extension: a load balancer in front of the upstream routes a task's requests on its id.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 /**
  * A header value as the modern era writes it: as is when it is plain

@@ -92,19 +92,25 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
  * `input_required`, the questions are put to whoever made the request and
  * the request is sent again (a new JSON-RPC id each time) with the answers
  * and the server's `requestState`, exactly as it came. A complete result
- * ends it, so nothing that finished is ever sent again.
+ * ends it, so nothing that finished is ever sent again; so does a task,
+ * followed to its end.
  */
 export async function runInputRounds(
   method: string,
   attempt: (retry: Record<string, unknown>) => Promise<unknown>,
   answer: ServerRequestHandler | undefined,
   signal: AbortSignal | undefined,
+  /** Follows a task a tools/call was answered with to its result. */
+  followTask?: (created: Record<string, unknown>) => Promise<unknown>,
 ): Promise<unknown> {
   let retry: Record<string, unknown> = {};
   for (let round = 0; ; round++) {
     const result = await attempt(retry);
     const type = resultTypeOf(result);
     if (type === 'complete') return withoutResultType(result);
+    if (type === 'task' && method === 'tools/call' && followTask !== undefined) {
+      return withoutResultType(await followTask(result as Record<string, unknown>));
+    }
     if (type !== 'input_required' || !inputRequiredMethods.has(method)) {
       throw new UpstreamInputError(
         `it answered ${method} with a result of type "${type}", which ${method} cannot have`,

@@ -13,6 +13,7 @@ import { classifyProbe, type ProbeOutcome, probeOutcomeOf } from './era-probe.ts
 import { runInputRounds } from './input-required-rounds.ts';
 import { withModernEnvelope } from './modern-envelope.ts';
 import { UpstreamClosedError, UpstreamConnectError, UpstreamRpcError } from './upstream-errors.ts';
+import { followUpstreamTask, withTasksDeclared } from './upstream-task.ts';
 
 /** Progress an upstream reported for one request. */
 export type ProgressUpdate = { progress: number; total?: number | undefined; message?: string | undefined };
@@ -229,16 +230,32 @@ export class UpstreamSession {
   request(method: string, params: Record<string, unknown>, options: UpstreamRequestOptions = {}): Promise<unknown> {
     const identity = this.identity;
     if (identity?.era !== 'modern') return this.#exchange(method, params, options);
+    const capabilities = options.clientCapabilities ?? this.#capabilities;
     const envelope = {
       protocolVersion: identity.protocolVersion,
       clientInfo: this.#clientInfo,
-      clientCapabilities: options.clientCapabilities ?? this.#capabilities,
+      // A call may become a task upstream: the host follows it to its end, for every caller.
+      clientCapabilities: method === 'tools/call' ? withTasksDeclared(capabilities) : capabilities,
     };
+    const { signal } = options;
     return runInputRounds(
       method,
       (retry) => this.#exchange(method, withModernEnvelope({ ...params, ...retry }, envelope), options),
       options.onServerRequest,
-      options.signal,
+      signal,
+      (created) =>
+        followUpstreamTask(created, {
+          // Each with the request's envelope; a cancel is sent even after the call's signal has aborted.
+          request: (taskMethod, taskParams) =>
+            this.#exchange(
+              taskMethod,
+              withModernEnvelope(taskParams, envelope),
+              taskMethod === 'tasks/cancel' ? {} : { signal },
+            ),
+          answer: options.onServerRequest,
+          signal,
+          onProgress: options.onProgress,
+        }),
     );
   }
 

@@ -60,8 +60,12 @@ export class ModernRequestContext implements CallContext {
         ? progress
         : (done, total, message) => {
             const task = escalation.task;
-            if (task === undefined) progress(done, total, message);
-            else task.progress(done, total, message);
+            if (task !== undefined) {
+              task.progress(done, total, message);
+              return;
+            }
+            escalation.noteProgress(done, total, message);
+            progress(done, total, message);
           };
   }
 

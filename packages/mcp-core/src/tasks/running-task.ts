@@ -1,6 +1,13 @@
 import type { InputRequest } from '../modern/input-round.ts';
 import type { TaskChange, TaskError, TaskRecord, TaskStore } from './task-store.ts';
 
+/** Progress as a status message: the tool's words, with the count when it has a total. */
+export function progressMessage(done: number, total?: number, message?: string): string {
+  const known = total !== undefined && Number.isFinite(total);
+  if (message === undefined) return `progress ${known ? `${done}/${total}` : done}`;
+  return known ? `${message} (${done}/${total})` : message;
+}
+
 /** Why a task's work was stopped: the client cancelled it, or the server is closing. */
 export class TaskStopped extends Error {}
 
@@ -73,8 +80,7 @@ export class RunningTask {
   /** Progress becomes the status message: tasks carry no progress notifications. */
   progress(done: number, total?: number, message?: string): void {
     if (this.#settled || !Number.isFinite(done)) return;
-    const amount = total !== undefined && Number.isFinite(total) ? `${done}/${total}` : `${done}`;
-    this.#statusMessage = message === undefined ? `progress ${amount}` : `${message} (${amount})`;
+    this.#statusMessage = progressMessage(done, total, message);
     const wait = this.#lastProgressWrite + progressWriteIntervalMs - Date.now();
     if (wait <= 0) {
       this.#lastProgressWrite = Date.now();

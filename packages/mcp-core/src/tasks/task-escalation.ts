@@ -1,4 +1,4 @@
-import type { RunningTask } from './running-task.ts';
+import { progressMessage, type RunningTask } from './running-task.ts';
 import type { TaskService } from './task-service.ts';
 import type { TaskRecord } from './task-store.ts';
 
@@ -24,6 +24,8 @@ export class TaskEscalation {
   #creating: Promise<{ task: RunningTask; record: TaskRecord } | undefined> | undefined;
   #task: RunningTask | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** The last progress before the call became a task: the task's first status message when the tool gives none. */
+  #progress: string | undefined;
 
   constructor(
     service: TaskService,
@@ -64,6 +66,11 @@ export class TaskEscalation {
     }, afterMs);
   }
 
+  /** Progress reported while the call is still an ordinary request. */
+  noteProgress(done: number, total?: number, message?: string): void {
+    if (Number.isFinite(done)) this.#progress = progressMessage(done, total, message);
+  }
+
   /** The attempt ended some other way: no task will be made for it. */
   forgo(): void {
     clearTimeout(this.#timer);
@@ -90,7 +97,12 @@ export class TaskEscalation {
     if (this.#controller.signal.aborted) return undefined;
     this.#markStarted();
     try {
-      const created = await this.#service.begin(this.#principal, this.#controller, this.#keys(), statusMessage);
+      const created = await this.#service.begin(
+        this.#principal,
+        this.#controller,
+        this.#keys(),
+        statusMessage ?? this.#progress,
+      );
       this.#detach();
       this.#task = created.task;
       return created;
