@@ -6,13 +6,13 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serviceGate } from '@toolshed/mcp-core/testing';
-import { openStateStore, type StateStore } from '@toolshed/state';
-import { type PostgresStateServer, postgresStateService, startPostgresStateServer } from '@toolshed/state/testing';
+import type { StateStore } from '@toolshed/state';
+import { type PostgresStateServer, postgresStateService } from '@toolshed/state/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumBinary, launchChromium } from './__fixtures__/chromium-browser.ts';
 import { consoleLogin, decideInConsole } from './__fixtures__/console-session.ts';
-import { type HostReplica, startHostReplica } from './__fixtures__/host-replica.ts';
-import { type NginxLoadBalancer, nginxBinary, startNginxLoadBalancer } from './__fixtures__/nginx-server.ts';
+import { type HostReplica, startHostReplicaSet } from './__fixtures__/host-replica.ts';
+import { type NginxLoadBalancer, nginxBinary } from './__fixtures__/nginx-server.ts';
 
 const { createHash } = process.getBuiltinModule('node:crypto');
 const prefixes = ['r1-', 'r2-', 'r3-'] as const;
@@ -32,17 +32,18 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
   let store: StateStore;
   let replicas: Replica[] = [];
   let nginx: NginxLoadBalancer | undefined;
-  const token = `tsc_${randomBytes(32).toString('base64url')}`;
+  let token: string;
+  let stopSet: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'toolshed-shared-state-'));
     workspace = join(directory, 'workspace');
     mkdirSync(workspace);
-    postgres = await startPostgresStateServer();
-    const config = join(directory, 'toolshed.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
+    writeFileSync(join(workspace, 'seen.txt'), 'seen');
+    const set = await startHostReplicaSet({
+      directory,
+      sessionPrefixes: prefixes,
+      config: {
         toolshed: { approval: { mode: 'console' } },
         mcpServers: {
           files: {
@@ -67,42 +68,15 @@ describe.runIf(ready)('three replicas of the host sharing one PostgreSQL store, 
             tools: { allow: ['create_directory'] },
           },
         },
-      }),
-    );
-    writeFileSync(join(workspace, 'seen.txt'), 'seen');
-    const key = randomBytes(32).toString('base64url');
-    // The first replica applies the migrations; the others find them applied.
-    const startReplica = (index: number) =>
-      startHostReplica({
-        index,
-        config,
-        postgres,
-        directory,
-        requestStateKey: key,
-        sessionPrefix: prefixes[index] as string,
-      });
-    replicas = [await startReplica(0)];
-    replicas.push(...(await Promise.all([1, 2].map(startReplica))));
-    nginx = await startNginxLoadBalancer(
-      mkdtempSync(join(tmpdir(), 'toolshed-nginx-')),
-      replicas.map((replica, index) => ({ sessionPrefix: prefixes[index] ?? '', address: replica.url.host })),
-    );
-    process.env.PGPASSWORD = postgres.env.PGPASSWORD;
-    store = await openStateStore({ location: postgres.url });
-    await store.logins.addToken({
-      id: 'abcdef012345',
-      user: 'operator',
-      label: 'test',
-      sha256: createHash('sha256').update(token).digest('hex'),
-      createdAt: new Date().toISOString(),
+      },
     });
+    ({ replicas, nginx, postgres, store } = set);
+    stopSet = set.stop;
+    token = set.operatorToken;
   }, 400_000);
 
   afterAll(async () => {
-    await nginx?.stop();
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await store?.close();
-    await postgres?.stop();
+    await stopSet?.();
     rmSync(directory, { recursive: true, force: true });
   }, 60_000);
 

@@ -1,16 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { awaitTask, connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-core/testing';
-import { openStateStore, type StateStore } from '@toolshed/state';
-import { type PostgresStateServer, postgresStateService, startPostgresStateServer } from '@toolshed/state/testing';
+import type { StateStore } from '@toolshed/state';
+import { postgresStateService } from '@toolshed/state/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleLogin, decideInConsole } from './__fixtures__/console-session.ts';
-import { type HostReplica, startHostReplica } from './__fixtures__/host-replica.ts';
-import { type NginxLoadBalancer, nginxBinary, startNginxLoadBalancer } from './__fixtures__/nginx-server.ts';
+import { type HostReplica, type HostReplicaSet, startHostReplicaSet } from './__fixtures__/host-replica.ts';
+import { type NginxLoadBalancer, nginxBinary } from './__fixtures__/nginx-server.ts';
 
-const { createHash } = process.getBuiltinModule('node:crypto');
 const prefixes = ['t1-', 't2-', 't3-'] as const;
 
 const ready =
@@ -23,22 +21,21 @@ const running = (replica: HostReplica) => replica.child.exitCode === null && rep
 describe.runIf(ready)('calls that become tasks on three replicas of the host behind nginx, sharing PostgreSQL', () => {
   let directory: string;
   let workspace: string;
-  let postgres: PostgresStateServer;
+  let set: HostReplicaSet | undefined;
   let store: StateStore;
   let replicas: HostReplica[] = [];
   let nginx: NginxLoadBalancer | undefined;
+  let token: string;
   const clients: TestClient[] = [];
-  const token = `tsc_${randomBytes(32).toString('base64url')}`;
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'toolshed-host-tasks-'));
     workspace = join(directory, 'workspace');
     mkdirSync(workspace);
-    postgres = await startPostgresStateServer();
-    const config = join(directory, 'toolshed.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
+    set = await startHostReplicaSet({
+      directory,
+      sessionPrefixes: prefixes,
+      config: {
         toolshed: { approval: { mode: 'console' } },
         mcpServers: {
           writer: {
@@ -47,42 +44,15 @@ describe.runIf(ready)('calls that become tasks on three replicas of the host beh
             tools: { allow: ['write_file'] },
           },
         },
-      }),
-    );
-    const requestStateKey = randomBytes(32).toString('base64url');
-    const startReplica = (index: number) =>
-      startHostReplica({
-        index,
-        config,
-        postgres,
-        directory,
-        requestStateKey,
-        sessionPrefix: prefixes[index] as string,
-      });
-    // The first replica applies the migrations; the others find them applied.
-    replicas = [await startReplica(0)];
-    replicas.push(...(await Promise.all([1, 2].map(startReplica))));
-    nginx = await startNginxLoadBalancer(
-      mkdtempSync(join(tmpdir(), 'toolshed-nginx-')),
-      replicas.map((replica, index) => ({ sessionPrefix: prefixes[index] ?? '', address: replica.url.host })),
-    );
-    process.env.PGPASSWORD = postgres.env.PGPASSWORD;
-    store = await openStateStore({ location: postgres.url });
-    await store.logins.addToken({
-      id: 'fedcba987654',
-      user: 'operator',
-      label: 'tasks test',
-      sha256: createHash('sha256').update(token).digest('hex'),
-      createdAt: new Date().toISOString(),
+      },
     });
+    ({ replicas, nginx, store } = set);
+    token = set.operatorToken;
   }, 400_000);
 
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => {});
-    await nginx?.stop();
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await store?.close();
-    await postgres?.stop();
+    await set?.stop();
     rmSync(directory, { recursive: true, force: true });
   }, 60_000);
 

@@ -68,7 +68,8 @@ export async function followUpstreamTask(
       const message = task.statusMessage;
       if (typeof message === 'string' && message !== told) {
         told = message;
-        channel.onProgress?.({ progress: (steps += 1), message });
+        steps += 1;
+        channel.onProgress?.({ progress: steps, message });
       }
       switch (task.status) {
         case 'completed':
