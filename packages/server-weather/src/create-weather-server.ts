@@ -39,6 +39,8 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
     geocodingUrl: new URL(upstreams.geocodingUrl),
     airQualityUrl: new URL(upstreams.airQualityUrl),
     nwsUrl: new URL(upstreams.nwsUrl),
+    meteoalarmUrl: new URL(upstreams.meteoalarmUrl),
+    environmentCanadaUrl: new URL(upstreams.environmentCanadaUrl),
     openMeteoApiKey: options.openMeteoApiKey === '' ? undefined : options.openMeteoApiKey,
     ttlMs: {
       geocoding: seconds(limits.geocodingTtlSeconds),
@@ -56,17 +58,17 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
   };
   return createMcpServer({
     name: 'toolshed-weather',
-    title: 'Toolshed Weather (Open-Meteo, NWS)',
+    title: 'Toolshed Weather (Open-Meteo, NWS, MeteoAlarm, Environment Canada)',
     version: serverVersion,
     instructions:
-      'Weather anywhere from Open-Meteo, and US weather alerts from the National Weather Service. ' +
+      'Weather anywhere from Open-Meteo, and weather alerts from the US National Weather Service, MeteoAlarm (Europe) and Environment Canada. ' +
       'Every tool takes a place name (qualify it with region or country after a comma: "Portland, Oregon") or latitude/longitude; ' +
       'use search_locations when a name is ambiguous. Results state their units and give local times in ISO 8601. ' +
       'Answers are cached for minutes; `freshness.stale: true` means the upstream is failing and the answer is older than usual — say so. ' +
       (options.defaultLocation === undefined
         ? ''
         : `A call that names no place is for the default location, ${options.defaultLocation}. `) +
-      'Weather data by Open-Meteo.com (CC BY 4.0) and the US National Weather Service.',
+      'Weather data by Open-Meteo.com (CC BY 4.0); alerts by the US National Weather Service, EUMETNET MeteoAlarm and Environment and Climate Change Canada.',
     tools: [
       createSearchLocationsTool(context),
       createCurrentWeatherTool(context),

@@ -30,6 +30,8 @@ export interface UpstreamRequest {
   upstream: string;
   url: URL;
   accept: string;
+  /** `json` (the default): the body parsed; `text`: the body as UTF-8 text, for XML feeds parsed by the caller. */
+  format?: 'json' | 'text';
   signal?: AbortSignal;
 }
 
@@ -118,8 +120,11 @@ export class UpstreamClient {
     });
   }
 
-  /** The parsed JSON of a 2xx answer; anything else ends in an UpstreamError once retries are spent. */
-  async getJson(upstreamRequest: UpstreamRequest): Promise<UpstreamResponse> {
+  /**
+   * The body of a 2xx answer — parsed JSON, or text — ; anything else ends in
+   * an UpstreamError once retries are spent.
+   */
+  async get(upstreamRequest: UpstreamRequest): Promise<UpstreamResponse> {
     const { maxAttempts, retryDelayMs, maxRetryDelayMs } = this.#options;
     const { signal } = upstreamRequest;
     for (let attempt = 1; ; attempt++) {
@@ -137,7 +142,7 @@ export class UpstreamClient {
   }
 
   /** One try: the answer, or the failure to weigh for a retry. A cancelled caller's reason is thrown as it is. */
-  async #tryOnce({ url, accept, signal }: UpstreamRequest): Promise<UpstreamResponse | AttemptFailure> {
+  async #tryOnce({ url, accept, signal, format }: UpstreamRequest): Promise<UpstreamResponse | AttemptFailure> {
     let response: OutboundResponse;
     try {
       response = await this.#fetcher.fetch(url, { accept, signal, anyStatus: true });
@@ -154,6 +159,7 @@ export class UpstreamClient {
         retryAfter: retryAfterMs(response.headers['retry-after']),
       });
     }
+    if (format === 'text') return { body: response.body.toString('utf8'), bytes: response.body.length };
     const body = parseJson(response.body);
     if (body === undefined) return new AttemptFailure('malformed', false, { status });
     return { body, bytes: response.body.length };

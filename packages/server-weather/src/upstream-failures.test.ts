@@ -319,3 +319,53 @@ describe('limits', () => {
     }
   });
 });
+
+describe('alert feeds abroad', () => {
+  let nextCanadianLatitude = 55.125;
+  const inCanada = () => ({ latitude: nextCanadianLatitude++, longitude: -100.5 });
+
+  it('retries MeteoAlarm’s 5xx and succeeds', async () => {
+    harness.upstream.script('/feeds', { status: 503, body: 'Service Unavailable' });
+    const before = harness.upstream.count('/feeds');
+    const result = await harness.call('get_weather_alerts', { location: 'Paris' });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.coverage).toBe('meteoalarm');
+    expect(harness.upstream.count('/feeds') - before).toBe(2);
+  });
+
+  it('passes on Environment Canada’s 404 without retrying it', async () => {
+    harness.upstream.script('/rss/weather', { status: 404, body: '<html><body>Not Found</body></html>' });
+    const before = harness.upstream.count('/rss/weather');
+    const result = await harness.call('get_weather_alerts', inCanada());
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Environment Canada refused the request (HTTP 404).');
+    expect(harness.upstream.count('/rss/weather') - before).toBe(1);
+  });
+
+  it('says when MeteoAlarm limits requests longer than the retry cap', async () => {
+    harness.upstream.script('/feeds', { status: 429, headers: { 'retry-after': '120' }, body: '' });
+    const result = await harness.call('get_weather_alerts', { location: 'Konstanz' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('MeteoAlarm is limiting requests (HTTP 429); try again in 120 s.');
+  });
+
+  it('serves the last feed, marked stale, when MeteoAlarm fails after it expired', async () => {
+    const stale = await startWeatherHarness({ limits: { alertsTtlSeconds: 1, maxAttempts: 1 } });
+    try {
+      const first = await stale.call('get_weather_alerts', { location: 'Berlin, Germany' });
+      expect(first.structuredContent).toMatchObject({ coverage: 'meteoalarm', count: 1 });
+      await sleep(1100);
+      stale.upstream.script('/feeds', { status: 502, body: 'Bad Gateway' });
+      const second = await stale.call('get_weather_alerts', { location: 'Berlin, Germany' });
+      expect(second.isError).toBeFalsy();
+      expect(second.structuredContent).toMatchObject({
+        coverage: 'meteoalarm',
+        count: 1,
+        freshness: { stale: true, stale_reason: 'MeteoAlarm failed (HTTP 502); try again later.' },
+      });
+      expect(second.structuredContent?.alerts).toEqual(first.structuredContent?.alerts);
+    } finally {
+      await stale.close();
+    }
+  });
+});

@@ -197,3 +197,106 @@ describe('hostile answers cannot hold or sink the server', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('the alert feeds abroad (MeteoAlarm, Environment Canada)', () => {
+  /** Coordinates in Germany: NWS says not mine, the time zone says Germany, so MeteoAlarm's German feed is read. */
+  const inGermany = { latitude: 52.52, longitude: 13.405 };
+  /** A new point in Canada each time, so each reads a feed of its own. */
+  let nextCanadianLatitude = 50.125;
+  const inCanada = () => ({ latitude: nextCanadianLatitude++, longitude: -97.25 });
+  const atom = (entries: string) =>
+    `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom" xmlns:cap="urn:oasis:names:tc:emergency:cap:1.2"><title>t</title>${entries}</feed>`;
+
+  it.each([
+    ['MeteoAlarm', '/feeds', () => inGermany],
+    ['Environment Canada', '/rss/weather', inCanada],
+  ] as const)('a redirect from %s to another host is refused', async (upstream, route, where) => {
+    harness.upstream.script(route, {
+      status: 302,
+      headers: { location: 'http://169.254.169.254/latest/meta-data/' },
+      body: {},
+    });
+    const before = harness.upstream.count(route);
+    const result = await harness.call('get_weather_alerts', where());
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      `${upstream} redirected the request elsewhere (HTTP 302), which is not followed; check the configured URL.`,
+    );
+    expect(harness.upstream.count(route) - before).toBe(1);
+  });
+
+  it.each([
+    [
+      'an entity expansion bomb',
+      `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><feed><entry><title>&lol2;</title></entry></feed>`,
+    ],
+    [
+      'an external entity',
+      `<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><feed><entry><title>&xxe;</title></entry></feed>`,
+    ],
+  ])('%s is refused unread', async (_label, body) => {
+    harness.upstream.script('/feeds', { status: 200, headers: { 'content-type': 'application/atom+xml' }, body });
+    const result = await harness.call('get_weather_alerts', inGermany);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      'MeteoAlarm sent a response that is not a feed this server reads (not well-formed XML); try again later.',
+    );
+    expect(JSON.stringify(result)).not.toContain('root:');
+    await expectServerAlive();
+  });
+
+  it('an HTML page where a feed should be is the upstream’s fault, not a crash', async () => {
+    harness.upstream.script('/feeds', { status: 200, body: '<html><body>Maintenance</body></html>' });
+    const result = await harness.call('get_weather_alerts', inGermany);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^MeteoAlarm answered in a shape this server does not know \(body: expected an Atom feed\)/,
+    );
+  });
+
+  it('a feed that trickles in forever is cut at the per-try deadline', async () => {
+    harness.upstream.script('/rss/weather', { trickleMs: 100 }, { trickleMs: 100 });
+    const result = await harness.call('get_weather_alerts', inCanada());
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Environment Canada did not answer in time after 2 attempts; try again in a minute.');
+    await expectServerAlive();
+  });
+
+  it('an endless feed is cut at the size cap while it streams', async () => {
+    harness.upstream.script('/feeds', { streamBytes: 200_000_000 });
+    const result = await harness.call('get_weather_alerts', inGermany);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^MeteoAlarm sent more than 1000000 bytes, the response cap/);
+  });
+
+  it('links and URLs inside a feed are read as text, never fetched', async () => {
+    harness.upstream.script('/rss/weather', {
+      status: 200,
+      body: atom(`<entry><title>RED WARNING - WIND, Here</title><category term="Warnings and Watches"/>
+        <link href="http://169.254.169.254/latest/meta-data/"/><id>http://127.0.0.1:1/alert</id>
+        <summary type="html">See &lt;a href="http://evil.example/"&gt;this&lt;/a&gt;</summary></entry>`),
+    });
+    const before = harness.upstream.requests.length;
+    const result = await harness.call('get_weather_alerts', inCanada());
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.alerts).toMatchObject([
+      { event: 'RED WARNING - WIND', severity: 'Extreme', id: 'http://127.0.0.1:1/alert', description: 'See this' },
+    ]);
+    expect(harness.upstream.requests.slice(before).map((request) => request.route)).toEqual([
+      '/points',
+      '/v1/forecast',
+      '/rss/weather',
+    ]);
+  });
+
+  it.each(['__proto__', 'constructor'])('an element named %s is refused, and pollutes nothing', async (name) => {
+    harness.upstream.script('/rss/weather', {
+      status: 200,
+      body: atom(`<entry><title>t</title><${name}><polluted>true</polluted></${name}></entry>`),
+    });
+    const result = await harness.call('get_weather_alerts', inCanada());
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Environment Canada sent a response that is not a feed this server reads/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -61,13 +61,21 @@ describe('toolshed-weather bin', () => {
   });
 
   it('serves Streamable HTTP with --http to the v2 SDK client', async () => {
-    const server = await spawnHttpServer([bin, '--http', '127.0.0.1:0', '--nws-url', upstream.url]);
+    const server = await spawnHttpServer([
+      bin,
+      '--http',
+      '127.0.0.1:0',
+      '--nws-url',
+      upstream.url,
+      '--forecast-url',
+      upstream.url,
+    ]);
     try {
       const client = new ClientV2({ name: 'test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(server.url));
       const result = await client.callTool({
         name: 'get_weather_alerts',
-        arguments: { latitude: 52.52, longitude: 13.405 },
+        arguments: { latitude: 35.6895, longitude: 139.6917 },
       });
       expect(result.structuredContent).toMatchObject({ coverage: 'none', count: 0 });
       await client.close();

@@ -51,6 +51,8 @@ export function weatherResult(
   cached: CachedValue<unknown>,
   timezone: string | null,
   extraNotes: readonly string[] = [],
+  /** The result's text, when it is not the JSON of the result (alerts fence their third-party text). */
+  textOf?: (result: Record<string, unknown>) => string,
 ): ToolResult {
   const notes = [...extraNotes];
   if (location.note !== undefined) notes.unshift(location.note);
@@ -66,7 +68,8 @@ export function weatherResult(
     freshness: freshnessOf(cached),
     ...(notes.length > 0 ? { notes } : {}),
   };
-  return location.defaultLine === undefined
-    ? structuredResult(result)
-    : structuredResult(result, { content: [textContent(location.defaultLine)] });
+  return structuredResult(result, {
+    ...(textOf === undefined ? {} : { text: textOf(result) }),
+    ...(location.defaultLine === undefined ? {} : { content: [textContent(location.defaultLine)] }),
+  });
 }

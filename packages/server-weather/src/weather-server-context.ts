@@ -4,6 +4,7 @@ import type { LocationArguments } from './resolve-location.ts';
 import type { CachedValue, ResponseCache } from './response-cache.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 import { UpstreamError } from './upstream-error.ts';
+import { parseXmlFeed } from './xml-feed.ts';
 
 export type UnitSystem = 'metric' | 'imperial';
 
@@ -19,6 +20,8 @@ export interface WeatherServerContext {
   geocodingUrl: URL;
   airQualityUrl: URL;
   nwsUrl: URL;
+  meteoalarmUrl: URL;
+  environmentCanadaUrl: URL;
   openMeteoApiKey: string | undefined;
   ttlMs: Readonly<Record<AnswerKind, number>>;
   defaultUnits: UnitSystem;
@@ -28,8 +31,20 @@ export interface WeatherServerContext {
   callTimeLimitMs: number;
 }
 
+/** The upstreams by the names their messages use. */
+export type UpstreamName = 'Open-Meteo' | 'NWS' | 'MeteoAlarm' | 'Environment Canada';
+
+const acceptedTypes: Readonly<Record<UpstreamName, string>> = {
+  'Open-Meteo': 'application/json',
+  NWS: 'application/geo+json',
+  MeteoAlarm: 'application/atom+xml, application/xml',
+  'Environment Canada': 'application/atom+xml, application/xml',
+};
+
 export interface UpstreamQuery<Schema extends z.ZodType> {
-  upstream: 'Open-Meteo' | 'NWS';
+  upstream: UpstreamName;
+  /** `json` (the default), or `xml`: an Atom or CAP feed, checked against `schema` as fast-xml-parser's tree. */
+  format?: 'json' | 'xml';
   base: URL;
   path: string;
   params?: Readonly<Record<string, string>>;
@@ -79,14 +94,30 @@ function cachedUpstream<Schema extends z.ZodType>(
   query: UpstreamQuery<Schema>,
   url: URL,
 ): Promise<CachedValue<z.output<Schema>>> {
-  const accept = query.upstream === 'NWS' ? 'application/geo+json' : 'application/json';
+  const accept = acceptedTypes[query.upstream];
+  const xml = query.format === 'xml';
   return context.cache.get(
     url.href,
     context.ttlMs[query.kind],
     async (signal) => {
       try {
-        const response = await context.client.getJson({ upstream: query.upstream, url, accept, signal });
-        const parsed = query.schema.safeParse(response.body);
+        const response = await context.client.get({
+          upstream: query.upstream,
+          url,
+          accept,
+          signal,
+          format: xml ? 'text' : 'json',
+        });
+        const body = xml ? await parseXmlFeed(response.body as string) : response.body;
+        if (body === undefined) {
+          throw new UpstreamError(
+            query.upstream,
+            'malformed',
+            `${query.upstream} sent a response that is not a feed this server reads (not well-formed XML); try again later.`,
+            { attempts: 1 },
+          );
+        }
+        const parsed = query.schema.safeParse(body);
         if (!parsed.success) {
           throw new UpstreamError(
             query.upstream,

@@ -32,6 +32,8 @@ type WeatherUpstreamsShape = {
   geocodingUrl: Url;
   airQualityUrl: Url;
   nwsUrl: Url;
+  meteoalarmUrl: Url;
+  environmentCanadaUrl: Url;
 };
 
 type WeatherServerOptionsShape = {
@@ -100,6 +102,8 @@ export const weatherServerOptions: z.ZodObject<WeatherServerOptionsShape, z.core
       geocodingUrl: httpUrl('Open-Meteo geocoding API', 'https://geocoding-api.open-meteo.com'),
       airQualityUrl: httpUrl('Open-Meteo air-quality API', 'https://air-quality-api.open-meteo.com'),
       nwsUrl: httpUrl('US National Weather Service API (alerts)', 'https://api.weather.gov'),
+      meteoalarmUrl: httpUrl('MeteoAlarm feeds (alerts in Europe)', 'https://feeds.meteoalarm.org'),
+      environmentCanadaUrl: httpUrl('Environment Canada weather site (alerts in Canada)', 'https://weather.gc.ca'),
     })
     .prefault({})
     .meta({ flagPrefix: '', description: 'Where the upstream APIs are' }),

@@ -284,7 +284,7 @@ describe('get_weather_alerts', () => {
       count: 2,
       area: { city: 'Denver', state: 'CO', office: 'BOU', forecast_zone: 'COZ040', county_zone: 'COC031' },
       summary:
-        '2 active NWS alerts for Denver, Colorado, United States (near Denver, CO): High Wind Warning, Winter Weather Advisory.',
+        '2 active NWS alerts for Denver, Colorado, United States (near Denver, CO), the highest severity Severe.',
     });
     const alerts = data.alerts as Record<string, unknown>[];
     expect(alerts[0]).toMatchObject({
@@ -309,17 +309,19 @@ describe('get_weather_alerts', () => {
     expect(result.structuredContent?.summary).toMatch(/^No active NWS alerts for 25.7743, -80.1937/);
   });
 
-  it('says "no alert coverage here" outside NWS coverage, never "no alerts", and remembers it', async () => {
+  it('says "no alert coverage here" outside every source’s coverage, never "no alerts", and remembers it', async () => {
     const before = harness.upstream.count('/points');
-    const result = await call('get_weather_alerts', { latitude: 52.52, longitude: 13.405 });
+    const result = await call('get_weather_alerts', { latitude: 35.6895, longitude: 139.6917 });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ coverage: 'none', count: 0, alerts: [] });
     const summary = String(result.structuredContent?.summary);
     expect(summary).toMatch(/^No alert coverage here: /);
     expect(summary).not.toMatch(/No active/);
     expect(harness.upstream.count('/alerts/active')).toBe(2);
-    await call('get_weather_alerts', { latitude: 52.52, longitude: 13.405 });
+    const forecasts = harness.upstream.count('/v1/forecast');
+    await call('get_weather_alerts', { latitude: 35.6895, longitude: 139.6917 });
     expect(harness.upstream.count('/points')).toBe(before + 1);
+    expect(harness.upstream.count('/v1/forecast')).toBe(forecasts);
   });
 
   it('never sends more than 4 decimals, so NWS has no reason to redirect', async () => {

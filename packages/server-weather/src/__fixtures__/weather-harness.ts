@@ -32,6 +32,8 @@ export async function startWeatherHarness(options: WeatherServerOptions = {}): P
       geocodingUrl: upstream.url,
       airQualityUrl: upstream.url,
       nwsUrl: upstream.url,
+      meteoalarmUrl: upstream.url,
+      environmentCanadaUrl: upstream.url,
       ...options.upstreams,
     },
     limits: { retryDelayMs: 5, ...options.limits },

@@ -23,12 +23,25 @@ const places: Record<string, Json> = {
   berlin: fixture('./open-meteo/geocoding-berlin.json'),
   springfield: fixture('./open-meteo/geocoding-springfield.json'),
   denver: fixture('./open-meteo/geocoding-denver.json'),
+  ottawa: fixture('./open-meteo/geocoding-ottawa.json'),
+  paris: fixture('./open-meteo/geocoding-paris.json'),
+  tokyo: fixture('./open-meteo/geocoding-tokyo.json'),
+  konstanz: fixture('./open-meteo/geocoding-konstanz.json'),
 };
 const noPlaces = fixture('./open-meteo/geocoding-no-results.json');
 const pointsDenver = fixture('./nws/points-denver.json');
 const invalidPoint = fixture('./nws/invalid-point.json');
 const alertsDenver = fixture('./nws/alerts-denver.json');
 const alertsNone = fixture('./nws/alerts-none.json');
+const feed = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
+const meteoalarmFeeds: Record<string, string> = {
+  germany: feed('./meteoalarm/meteoalarm-legacy-atom-germany.xml'),
+};
+const meteoalarmEmpty = feed('./meteoalarm/meteoalarm-legacy-atom-empty.xml');
+/** Countries with a MeteoAlarm feed other than Germany's answer with no warnings. */
+const meteoalarmSlugs = new Set(['france', 'austria', 'united-kingdom', 'spain', 'italy', 'netherlands']);
+const canadaOttawa = feed('./environment-canada/weather-ottawa.xml');
+const canadaNoWarnings = feed('./environment-canada/weather-no-warnings.xml');
 
 /** What a scripted answer does instead of the default one. */
 export type FixtureStep =
@@ -57,7 +70,10 @@ export interface WeatherUpstream {
   readonly connections: number;
   /** Requests whose client went away before the answer was sent. */
   readonly aborted: number;
-  /** Requests made to a route: `/v1/forecast`, `/v1/archive`, `/v1/air-quality`, `/v1/search`, `/points`, `/alerts/active`. */
+  /**
+   * Requests made to a route: `/v1/forecast`, `/v1/archive`, `/v1/air-quality`, `/v1/search`, `/points`,
+   * `/alerts/active`, `/feeds` (MeteoAlarm), `/rss/weather` (Environment Canada).
+   */
   count(route: string): number;
   /** The next answers on a route, in order; after them the route answers normally again. */
   script(route: string, ...steps: FixtureStep[]): void;
@@ -67,7 +83,10 @@ export interface WeatherUpstream {
 }
 
 function routeOf(path: string): string {
-  return path.startsWith('/points/') ? '/points' : path;
+  if (path.startsWith('/points/')) return '/points';
+  if (path.startsWith('/feeds/')) return '/feeds';
+  if (path.startsWith('/rss/weather/')) return '/rss/weather';
+  return path;
 }
 
 export async function startWeatherUpstream(): Promise<WeatherUpstream> {
@@ -115,6 +134,12 @@ export async function startWeatherUpstream(): Promise<WeatherUpstream> {
         typeof step.body === 'string' || Buffer.isBuffer(step.body) ? step.body : JSON.stringify(step.body ?? {});
       response.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
       return response.end(body);
+    }
+    const feedAnswer = xmlAnswer(url, route);
+    if (feedAnswer !== undefined) {
+      const [status, text] = feedAnswer;
+      response.writeHead(status, { 'content-type': 'application/atom+xml; charset=utf-8' });
+      return response.end(text);
     }
     const [status, body, headers] = defaultAnswer(url, route);
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -173,6 +198,54 @@ function stream(response: ServerResponse, bytes: number): void {
 }
 
 type Answer = [status: number, body: Json, headers?: Record<string, string>];
+
+const isoInstant = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})/g;
+
+/**
+ * A recorded feed as if published ten minutes ago: every timestamp in it is
+ * moved by the same amount, so what was current when recorded is current
+ * now, and what had expired still has.
+ */
+function redated(text: string): string {
+  const updated = /<updated>([^<]+)<\/updated>/.exec(text)?.[1];
+  if (updated === undefined) return text;
+  const shiftMs = Date.now() - 600_000 - Date.parse(updated);
+  return text.replace(isoInstant, (instant) =>
+    new Date(Date.parse(instant) + shiftMs).toISOString().replace('.000Z', 'Z'),
+  );
+}
+
+/** MeteoAlarm's country feeds and Environment Canada's location feeds, in Atom; undefined for other routes. */
+function xmlAnswer(url: URL, route: string): [status: number, text: string] | undefined {
+  if (route === '/feeds') {
+    const slug = /^\/feeds\/meteoalarm-legacy-atom-([a-z-]+)$/.exec(url.pathname)?.[1];
+    const recorded =
+      slug === undefined
+        ? undefined
+        : (meteoalarmFeeds[slug] ?? (meteoalarmSlugs.has(slug) ? meteoalarmEmpty : undefined));
+    return recorded === undefined ? [404, '<html><body>Not Found</body></html>'] : [200, redated(recorded)];
+  }
+  if (route === '/rss/weather') {
+    const point = /^\/rss\/weather\/(-?\d+(?:\.\d+)?)_(-?\d+(?:\.\d+)?)_e\.xml$/.exec(url.pathname);
+    if (point === null) return [404, '<html><body>Not Found</body></html>'];
+    const nearOttawa = Math.abs(Number(point[1]) - 45.4) < 0.5 && Math.abs(Number(point[2]) + 75.7) < 0.5;
+    return [200, redated(nearOttawa ? canadaOttawa : canadaNoWarnings)];
+  }
+  return undefined;
+}
+
+/**
+ * The recorded answers are Berlin's; points in Canada and in East Asia answer
+ * with a zone of theirs, as Open-Meteo's zone lookup would. So do points in
+ * the United States when nothing but the zone is asked for: an answer with
+ * times keeps Berlin's zone there, as the recorded times are Berlin's.
+ */
+function timezoneAt(latitude: number, longitude: number, recorded: unknown, zoneOnly: boolean): unknown {
+  if (latitude > 49 && latitude < 83 && longitude > -141 && longitude < -52) return 'America/Winnipeg';
+  if (longitude > 120 && longitude < 150 && latitude > 20 && latitude < 50) return 'Asia/Tokyo';
+  if (zoneOnly && longitude < -52 && longitude > -180) return 'America/Chicago';
+  return recorded;
+}
 
 function defaultAnswer(url: URL, route: string): Answer {
   const params = url.searchParams;
@@ -295,7 +368,12 @@ function openMeteoAnswer(recorded: Json, params: URLSearchParams, blocks: readon
     longitude: Math.round(longitude * 100) / 100,
     generationtime_ms: recorded.generationtime_ms,
     utc_offset_seconds: recorded.utc_offset_seconds,
-    timezone: recorded.timezone,
+    timezone: timezoneAt(
+      latitude,
+      longitude,
+      recorded.timezone,
+      blocks.every((block) => !params.has(block)),
+    ),
     timezone_abbreviation: recorded.timezone_abbreviation,
     elevation: recorded.elevation,
   };
@@ -360,7 +438,9 @@ function pointsAnswer(point: string): Answer {
   // NWS's rule: more than four decimals, or trailing zeros, are redirected to the canonical point.
   const canonical = numbers.map((value) => String(Math.round(value * 10_000) / 10_000)).join(',');
   if (canonical !== point) return [301, { location: canonical }, { location: `/points/${canonical}` }];
-  const inCoverage = latitude > 17 && latitude < 72 && longitude > -180 && longitude < -64;
+  // Canada south of Alaska is outside, as it is for NWS.
+  const inCanada = latitude > 49 && longitude > -141;
+  const inCoverage = latitude > 17 && latitude < 72 && longitude > -180 && longitude < -64 && !inCanada;
   if (!inCoverage) {
     return [
       404,
