@@ -34,6 +34,7 @@ it('pins the public API: adding to it is a decision', () => {
     'legacyProtocolVersions',
     'limitOption',
     'logLevels',
+    'mcpNameParams',
     'modernProtocolVersions',
     'onFirstUse',
     'packageVersion',

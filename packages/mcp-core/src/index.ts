@@ -138,6 +138,7 @@ export type {
   TokenHolder,
 } from './transports/http/auth/http-auth-options.ts';
 export type { HttpServeOptions, Readiness } from './transports/http/http-options.ts';
+export { mcpNameParams } from './transports/http/mcp-name-params.ts';
 export { hostName as hostHeaderName, isLoopbackAddress } from './transports/http/origin-guard.ts';
 export { type HttpServerHandle, serveHttp } from './transports/http/serve-http.ts';
 export { createInMemoryTransportPair } from './transports/in-memory-transport.ts';

@@ -1,4 +1,11 @@
-import { type JsonRpcId, type JsonRpcPayload, type MessageExtra, MetaKey, type Transport } from '@toolshed/mcp-core';
+import {
+  type JsonRpcId,
+  type JsonRpcPayload,
+  type MessageExtra,
+  MetaKey,
+  mcpNameParams,
+  type Transport,
+} from '@toolshed/mcp-core';
 import { createParser } from 'eventsource-parser';
 import { HttpStatusError } from './http-status-error.ts';
 import { maxUpstreamMessageBytes, OversizedMessageError, readCappedBody } from './read-capped-body.ts';
@@ -40,17 +47,6 @@ async function readEvents(body: ReadableStream<Uint8Array>, deliver: (message: u
   parser.feed(decoder.decode());
 }
 
-/** Methods whose target is mirrored into `Mcp-Name`, and the param that names it. */
-const namedMethods: Record<string, string> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  // The tasks extension: a load balancer in front of the upstream routes a task's requests on its id.
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
 /**
  * A header value as the modern era writes it: as is when it is plain
  * visible ASCII, else (or when it could be mistaken for the encoding)
@@ -70,7 +66,7 @@ function modernHeaders(message: JsonRpcPayload): Record<string, string> | undefi
   const { method, params } = message as { method?: string; params?: Record<string, unknown> };
   const version = (params?._meta as Record<string, unknown> | undefined)?.[MetaKey.protocolVersion];
   if (method === undefined || typeof version !== 'string') return undefined;
-  const nameParam = namedMethods[method];
+  const nameParam = mcpNameParams[method];
   const name = nameParam === undefined ? undefined : params?.[nameParam];
   return {
     'mcp-protocol-version': version,

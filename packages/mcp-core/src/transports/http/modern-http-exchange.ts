@@ -10,18 +10,8 @@ import { isModernProtocolVersion } from '../../protocol/protocol-version.ts';
 import type { McpServer } from '../../server/create-mcp-server.ts';
 import { writeJsonMessage, writeJsonRpcError } from './http-error.ts';
 import { acceptsOf, decodeMirroredHeader, headerValue } from './http-request-headers.ts';
+import { mcpNameParams } from './mcp-name-params.ts';
 import { SseConnection } from './sse-connection.ts';
-
-/** The requests whose target the client mirrors into `Mcp-Name`. */
-const namedTargets: Record<string, 'name' | 'uri' | 'taskId'> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  // The tasks extension: load balancers may route a task's requests on its id.
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 /** The HTTP status the 2026 revision gives each JSON-RPC error; the rest travel as 200. */
 function statusFor(response: JsonRpcResponse): number {
@@ -59,7 +49,7 @@ function checkRequest(request: IncomingMessage, message: JsonRpcRequest): void {
   const methodHeader = headerValue(request, 'mcp-method');
   if (methodHeader === undefined) throw headerMismatch('the Mcp-Method header is required');
   if (methodHeader !== message.method) throw headerMismatch('the Mcp-Method header does not match the body method');
-  const target = namedTargets[message.method];
+  const target = mcpNameParams[message.method];
   if (target !== undefined) {
     const nameHeader = headerValue(request, 'mcp-name');
     if (nameHeader === undefined) throw headerMismatch(`the Mcp-Name header is required for ${message.method}`);
