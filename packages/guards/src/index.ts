@@ -7,7 +7,10 @@
  * @module
  */
 export { fileSystemToolError } from './file-system-error.ts';
+export type { AppendOutcome } from './guarded-append.ts';
+export type { CopyOptions, CopySummary } from './guarded-copy.ts';
 export { createGuardedLookup, type GuardedLookupOptions, type LookupFunction } from './guarded-lookup.ts';
+export type { RemoveOptions, RemoveSummary } from './guarded-remove.ts';
 export { classifyAddress } from './ip-address-ranges.ts';
 export {
   createOutboundFetcher,

@@ -3,8 +3,13 @@ import type { FileHandle } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { LocalError, ToolError } from '@toolshed/mcp-core';
+import { descriptorGrant } from './descriptor-grant.ts';
 import { fileSystemToolError } from './file-system-error.ts';
-import { descriptorPath, openedFilePath } from './opened-file-path.ts';
+import { accessDenied, checkWritable } from './grant-access.ts';
+import { type AppendOutcome, appendToFile } from './guarded-append.ts';
+import { type CopyOptions, type CopySummary, copyEntry } from './guarded-copy.ts';
+import { type RemoveOptions, type RemoveSummary, removeEntry } from './guarded-remove.ts';
+import { descriptorPath } from './opened-file-path.ts';
 import { grantFor, isWithin } from './path-containment.ts';
 import { type PathAccess, type PathGrant, parsePathGrant } from './path-grant.ts';
 
@@ -37,6 +42,12 @@ export interface ResolveOptions {
    * it points to). Default: false, the last name is followed.
    */
   keepLastLink?: boolean;
+  /**
+   * Refuse the path when any of its names is a symbolic link, even one that
+   * stays inside: for operations that must never go through a link. With
+   * `keepLastLink`, the last name is not looked at here. Default: false.
+   */
+  refuseLinks?: boolean;
 }
 
 // Linux's PATH_MAX. Longer requests are refused before touching the disk.
@@ -46,9 +57,7 @@ const openForReading = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_N
 const openDirectory = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const openTemporary = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
-function denied(requested: string, why: string): ToolError {
-  return new ToolError(`Access denied: "${requested}" ${why}.`);
-}
+const denied = accessDenied;
 
 /** Whether anything — file, directory, link, even a dangling one — has this name. */
 function entryExists(path: string): Promise<boolean> {
@@ -175,6 +184,10 @@ export class PathGuard {
     }
     const grant = grantFor(real, this.grants);
     if (grant === undefined) throw denied(requested, 'leads outside the allowed directories through a symbolic link');
+    // The real path differs from the written one exactly when a name on the way is a link.
+    if (options.refuseLinks === true && real !== absolute) {
+      throw denied(requested, 'goes through a symbolic link; give the path without links');
+    }
     if (access === 'write') this.#checkWritable(grant, requested);
     return { path: real, exists, grant, requested };
   }
@@ -371,9 +384,47 @@ export class PathGuard {
     }
   }
 
+  /**
+   * Appends to a regular file, creating it when missing: opened with
+   * `O_APPEND | O_NOFOLLOW` (a link at the last name is refused, never
+   * followed) and verified after opening. The data is appended whole or not
+   * at all: a short write is cut back off. `maxFileBytes` caps the file's size
+   * after the append.
+   */
+  appendFile(
+    target: GuardedPath,
+    data: string | Uint8Array,
+    options: { maxFileBytes?: number } = {},
+  ): Promise<AppendOutcome> {
+    return appendToFile(this, target, data, options);
+  }
+
+  /**
+   * Deletes a file, link or other entry (a link itself, never its target),
+   * or a directory with `recursive`. Refused on a grant's root or on anything
+   * holding one, and in read-only grants. A recursive delete counts the tree
+   * first and refuses it over `maxEntries` or `maxDepth` before deleting
+   * anything; it goes through verified directory descriptors, never follows
+   * a link and never crosses into another device.
+   */
+  remove(target: GuardedPath, options: RemoveOptions = {}): Promise<RemoveSummary> {
+    return removeEntry(this, target, options);
+  }
+
+  /**
+   * Copies a regular file, or a directory tree, to a destination that must
+   * not exist, in a read-write grant; the source may be in any grant. Never
+   * through a link: files are opened with `O_NOFOLLOW` through verified
+   * directory descriptors, links and special files in a tree are skipped and
+   * named. A tree over `maxEntries`, `maxDepth` or `maxBytes` is refused
+   * before anything is copied. Modes are kept, owners are not.
+   */
+  copy(source: GuardedPath, destination: GuardedPath, options: CopyOptions = {}): Promise<CopySummary> {
+    return copyEntry(this, source, destination, options);
+  }
+
   #checkWritable(grant: PathGrant, requested: string): void {
-    if (this.readOnly) throw denied(requested, 'cannot be changed: this server is read-only');
-    if (grant.access !== 'write') throw denied(requested, 'is in a read-only directory');
+    checkWritable(this.readOnly, grant, requested);
   }
 
   #absolute(requested: string): string {
@@ -424,15 +475,7 @@ export class PathGuard {
 
   /** After open: the descriptor must hold a file inside a grant that allows `access`. */
   async #verifyOpened(fd: number, target: GuardedPath, access: PathAccess): Promise<void> {
-    let actual = openedFilePath(fd);
-    if (actual === undefined) {
-      const { stat } = process.getBuiltinModule('node:fs/promises');
-      // Without /proc: the opened inode must be the one the real path names now.
-      const opened = fstatSync(fd);
-      const named = await stat(target.path).catch(() => undefined);
-      actual = named !== undefined && named.dev === opened.dev && named.ino === opened.ino ? target.path : '';
-    }
-    const grant = actual === '' ? undefined : grantFor(actual, this.grants);
+    const grant = descriptorGrant(fd, target.path, this.grants);
     if (grant === undefined)
       throw denied(target.requested, 'was swapped for a link leading outside while it was opened');
     if (access === 'write') this.#checkWritable(grant, target.requested);

@@ -28,6 +28,13 @@ export interface WalkOptions {
   visit(entry: WalkEntry): 'skip' | 'stop' | undefined;
   /** Called after a directory's entries, for builders of nested output. */
   leave?(entry: WalkEntry): void;
+  /**
+   * Called with a directory's listing before its entries are visited: the
+   * start (`relativePath` ''), then each directory the walk descends into.
+   * For walks that act on files a directory holds (ignore files, say)
+   * without a look-up of their own.
+   */
+  enter?(directory: { readonly path: string; readonly relativePath: string }, entries: readonly Dirent[]): void;
   /** Listings kept from earlier walks, reused while each directory is unchanged. */
   cache?: DirectoryListingCache;
 }
@@ -169,6 +176,7 @@ export async function walkDirectory(start: GuardedPath, options: WalkOptions): P
   } catch (error) {
     throw fileSystemToolError(error, start.requested);
   }
+  options.enter?.({ path: start.path, relativePath: '' }, entries);
   const stack: Frame[] = [{ entry: undefined, path: start.path, relative: '', depth: 1, entries, next: 0 }];
   let directoriesRead = 1;
   let unreadable = 0;
@@ -208,6 +216,7 @@ export async function walkDirectory(start: GuardedPath, options: WalkOptions): P
       unreadable++;
       children = [];
     }
+    options.enter?.(entry, children);
     stack.push({ entry, path: entry.path, relative: relativePath, depth: frame.depth + 1, entries: children, next: 0 });
     if (performance.now() - sliceStart > sliceMs) {
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PathGuard } from './path-guard.ts';
+import { walkDirectory } from './walk-directory.ts';
+
+let base: string;
+let root: string;
+let readOnly: string;
+let outside: string;
+let guard: PathGuard;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'guarded-writes-')));
+  root = join(base, 'root');
+  readOnly = join(root, 'reference');
+  outside = join(base, 'outside');
+  for (const directory of [join(root, 'tree', 'deep'), readOnly, outside]) mkdirSync(directory, { recursive: true });
+  writeFileSync(join(root, 'tree', 'a.txt'), 'a');
+  writeFileSync(join(root, 'tree', 'deep', 'b.txt'), 'bb');
+  writeFileSync(join(readOnly, 'kept.txt'), 'kept');
+  writeFileSync(join(outside, 'secret.txt'), 'secret');
+  guard = PathGuard.create([root, `${readOnly}:ro`]);
+});
+
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const write = (path: string, options = {}) => guard.resolve(path, { access: 'write', ...options });
+
+describe('appendFile', () => {
+  it('appends whole, makes a missing file, and holds the size cap', async () => {
+    expect(await guard.appendFile(await write('log.txt'), 'one\n')).toEqual({ created: true, size: 4 });
+    expect(await guard.appendFile(await write('log.txt'), 'two\n')).toEqual({ created: false, size: 8 });
+    await expect(guard.appendFile(await write('log.txt'), 'three\n', { maxFileBytes: 10 })).rejects.toThrow(
+      /would be 14 bytes/,
+    );
+    expect(readFileSync(join(root, 'log.txt'), 'utf8')).toBe('one\ntwo\n');
+  });
+
+  it.each([
+    ['a link at the name', () => symlinkSync(join(outside, 'secret.txt'), join(root, 'entry'))],
+    ['a hard link to a file outside', () => linkSync(join(outside, 'secret.txt'), join(root, 'entry'))],
+    ['a FIFO, without waiting for a reader', () => execFileSync('mkfifo', [join(root, 'entry')])],
+  ])('refuses %s and changes nothing', async (_name, make) => {
+    make();
+    await expect(guard.appendFile(await write('entry', { keepLastLink: true }), 'pwned')).rejects.toThrow();
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+  });
+});
+
+describe('remove', () => {
+  it('deletes a link, never what it points to', async () => {
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'link'));
+    expect(await guard.remove(await write('link', { keepLastLink: true }))).toEqual({ files: 1, directories: 0 });
+    expect(existsSync(join(outside, 'secret.txt'))).toBe(true);
+  });
+
+  it('deletes a directory only with recursive, and never through a link inside it', async () => {
+    symlinkSync(outside, join(root, 'tree', 'deep', 'out'));
+    await expect(guard.remove(await write('tree'))).rejects.toThrow(/pass recursive: true/);
+    expect(await guard.remove(await write('tree'), { recursive: true })).toEqual({ files: 3, directories: 2 });
+    expect(existsSync(join(root, 'tree'))).toBe(false);
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('refuses over the caps before deleting anything', async () => {
+    await expect(guard.remove(await write('tree'), { recursive: true, maxEntries: 2 })).rejects.toThrow(
+      /more than 2 entries; nothing was deleted/,
+    );
+    await expect(guard.remove(await write('tree'), { recursive: true, maxDepth: 1 })).rejects.toThrow(
+      /more than 1 levels deep; nothing was deleted/,
+    );
+    expect(readFileSync(join(root, 'tree', 'deep', 'b.txt'), 'utf8')).toBe('bb');
+  });
+
+  it('refuses a grant root, a directory holding a grant, and read-only grants', async () => {
+    await expect(guard.remove(await write('.'), { recursive: true })).rejects.toThrow(/allowed directory itself/);
+    const onlyRoot = PathGuard.create([root, readOnly]);
+    const above = await onlyRoot.resolve(root, { access: 'write' });
+    await expect(onlyRoot.remove({ ...above, grant: { path: base, access: 'write' } })).rejects.toThrow(
+      /allowed directory/,
+    );
+    await expect(write(join(readOnly, 'kept.txt'))).rejects.toThrow(/read-only/);
+    expect(existsSync(join(readOnly, 'kept.txt'))).toBe(true);
+  });
+});
+
+describe('copy', () => {
+  it('copies a file with its mode, never over an existing one', async () => {
+    chmodSync(join(root, 'tree', 'a.txt'), 0o640);
+    const source = await guard.resolve('tree/a.txt', { keepLastLink: true });
+    expect(await guard.copy(source, await write('copy.txt', { keepLastLink: true }))).toMatchObject({ bytes: 1 });
+    expect(statSync(join(root, 'copy.txt')).mode & 0o777).toBe(0o640);
+    await expect(guard.copy(source, await write('copy.txt', { keepLastLink: true }))).rejects.toThrow(/already exists/);
+    expect(readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('copies a tree, skipping and naming links, out of a read-only grant into a writable one', async () => {
+    symlinkSync(outside, join(readOnly, 'out'));
+    mkdirSync(join(readOnly, 'sub'));
+    writeFileSync(join(readOnly, 'sub', 'c.txt'), 'ccc');
+    const summary = await guard.copy(await guard.resolve(readOnly), await write('copied', { keepLastLink: true }));
+    expect(summary).toEqual({ files: 2, directories: 2, bytes: 7, skipped: ['out'] });
+    expect(readFileSync(join(root, 'copied', 'sub', 'c.txt'), 'utf8')).toBe('ccc');
+    expect(existsSync(join(root, 'copied', 'out'))).toBe(false);
+  });
+
+  it('refuses a tree over the caps before copying, a copy into itself, and a write into a read-only grant', async () => {
+    const tree = await guard.resolve('tree');
+    await expect(guard.copy(tree, await write('big', { keepLastLink: true }), { maxBytes: 2 })).rejects.toThrow(
+      /more than 2 bytes; nothing was copied/,
+    );
+    await expect(guard.copy(tree, await write('deep', { keepLastLink: true }), { maxEntries: 2 })).rejects.toThrow(
+      /more than 2 entries; nothing was copied/,
+    );
+    expect(existsSync(join(root, 'big'))).toBe(false);
+    await expect(guard.copy(tree, await write('tree/deep/again', { keepLastLink: true }))).rejects.toThrow(
+      /cannot be copied into itself/,
+    );
+    await expect(write(join(readOnly, 'copy'), { keepLastLink: true })).rejects.toThrow(/read-only/);
+  });
+});
+
+describe('resolve with refuseLinks', () => {
+  it('refuses a path with a link on the way, even one that stays inside', async () => {
+    symlinkSync(join(root, 'tree'), join(root, 'tree-link'));
+    await expect(guard.resolve('tree-link/a.txt', { refuseLinks: true })).rejects.toThrow(/symbolic link/);
+    await expect(guard.resolve('tree/a.txt', { refuseLinks: true })).resolves.toMatchObject({ exists: true });
+  });
+});
+
+describe('walkDirectory enter', () => {
+  it('hands each directory listing over before its entries are visited', async () => {
+    const seen: string[] = [];
+    await walkDirectory(await guard.resolve('tree'), {
+      enter(directory, entries) {
+        seen.push(`enter ${directory.relativePath}: ${entries.map((entry) => entry.name).sort()}`);
+      },
+      visit(entry) {
+        seen.push(`visit ${entry.relativePath}`);
+        return undefined;
+      },
+    });
+    expect(seen.filter((line) => line.startsWith('enter'))).toEqual(['enter : a.txt,deep', 'enter deep: b.txt']);
+    expect(seen.indexOf('enter deep: b.txt')).toBeLessThan(seen.indexOf('visit deep/b.txt'));
+    expect(seen.indexOf('visit deep')).toBeLessThan(seen.indexOf('enter deep: b.txt'));
+  });
+});
