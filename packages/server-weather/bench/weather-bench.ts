@@ -29,6 +29,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
+import { weatherServerOptions } from '../src/weather-server-options.ts';
 import {
   burstPoint,
   burstShape,
@@ -177,7 +178,8 @@ const anchorCached = await sequential(anchor);
 await ours.close();
 await anchor.close();
 const [oursBursts, anchorBursts] = (await burstsInTurns(['ours', 'anchor'])) as [Timing, Timing];
-const raw = await rawUndici(16);
+const ourCap = Number(process.env.BENCH_MAX_CONNECTIONS ?? weatherServerOptions.parse({}).limits.maxConnections);
+const raw = await rawUndici(ourCap);
 const rawUnlimited = await rawUndici(null);
 child.stdin.end();
 
@@ -210,7 +212,7 @@ console.log(
   `| ${callsPerBurst} concurrent uncached: upstream connections opened (${turns} processes) | ${anchorBursts.connections} | ${oursBursts.connections} | |`,
 );
 console.log(
-  `\nFloor: the same ${callsPerBurst} requests straight through undici (16 connections, our cap): p50 ${ms(raw.p50)} ms, p99 ${ms(raw.p99)} ms, median round ${ms(raw.totalMs)} ms, ${raw.connections} connections.`,
+  `\nFloor: the same ${callsPerBurst} requests straight through undici (${ourCap} connections, our cap): p50 ${ms(raw.p50)} ms, p99 ${ms(raw.p99)} ms, median round ${ms(raw.totalMs)} ms, ${raw.connections} connections.`,
 );
 console.log(
   `Floor without a connection cap (as fetch runs): p50 ${ms(rawUnlimited.p50)} ms, p99 ${ms(rawUnlimited.p99)} ms, median round ${ms(rawUnlimited.totalMs)} ms.`,
