@@ -88,8 +88,8 @@ export async function appendToFile(
     // name here and leaves the other one alone.
     if (stats.nlink > 1) {
       throw new ToolError(
-        `"${target.requested}" has other hard links, which an append would change too; use write_file to replace ` +
-          'this name alone.',
+        `"${target.requested}" has other hard links, which an append would change too; replace the file instead ` +
+          'to change this name alone.',
       );
     }
     const after = stats.size + bytes.length;

@@ -1,6 +1,8 @@
 import { DirectoryListingCache, PathGuard } from '@toolshed/guards';
 import { createMcpServer, type McpServer, packageVersion, parseOptions, type Tool } from '@toolshed/mcp-core';
+import { createCopyFileTool } from './copy-file-tool.ts';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
+import { createDeleteFileTool } from './delete-file-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
 import type { FilesystemServerContext } from './filesystem-server-context.ts';
@@ -62,6 +64,8 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
       createEditFileTool(context),
       createCreateDirectoryTool(context),
       createMoveFileTool(context),
+      createCopyFileTool(context),
+      createDeleteFileTool(context),
     );
   }
   return createMcpServer({

@@ -7,20 +7,20 @@ import { textOutput, textResult } from './text-result.ts';
 import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { TreeJsonWriter } from './tree-json-writer.ts';
+import { includeIgnoredArgument, walkIgnoreOptions } from './walk-ignore-filter.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
 export function createDirectoryTreeTool(context: FilesystemServerContext): Tool {
   return defineTool({
     name: 'directory_tree',
     title: 'Directory Tree',
-    description:
-      'A recursive JSON tree of entries: name, type, and children for directories. A tree cut at maxEntries or ' +
-      'maxDepth says so: narrow the path or exclude more.',
+    description: 'A recursive JSON tree of entries: name, type, and children for directories.',
     // The input is built at definition: its advertised maxDepth and maxEntries bounds are this server's caps.
     input: toolArguments({
       path: pathArgument(),
       excludePatterns: z.array(z.string()).default([]).describe('Names or globs, e.g. node_modules, **/*.log'),
       ...walkLimitArguments(context.limits),
+      includeIgnored: includeIgnoredArgument(),
     }),
     output: () =>
       textOutput({
@@ -30,9 +30,10 @@ export function createDirectoryTreeTool(context: FilesystemServerContext): Tool 
       }),
     jsonSchemas: toolJsonSchemas.directory_tree,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run({ path, excludePatterns, maxDepth, maxEntries }, call) {
+    async run({ path, excludePatterns, maxDepth, maxEntries, includeIgnored }, call) {
       const guard = await guardForCall(context, call);
       const start = await guard.resolve(path);
+      const { filter, ...ignoring } = walkIgnoreOptions(start, includeIgnored);
       const excluded = compileExclusion(excludePatterns);
       const entryCap = maxEntries ?? context.limits.maxEntries;
       const writer = new TreeJsonWriter();
@@ -42,7 +43,9 @@ export function createDirectoryTreeTool(context: FilesystemServerContext): Tool 
         maxDepth: maxDepth ?? context.limits.maxDepth,
         signal: call.signal,
         cache: context.listings,
+        ...ignoring,
         visit(entry) {
+          if (filter?.ignores(entry) === true) return 'skip';
           if (excluded(entry.relativePath)) return 'skip';
           if (entries >= entryCap) {
             hitEntryCap = true;

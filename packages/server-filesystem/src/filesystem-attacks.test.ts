@@ -431,6 +431,8 @@ describe('read-only grants', () => {
     expect(names).not.toContain('edit_file');
     expect(names).not.toContain('move_file');
     expect(names).not.toContain('create_directory');
+    expect(names).not.toContain('copy_file');
+    expect(names).not.toContain('delete_file');
     expect(names).toContain('read_text_file');
     await expect(call(readOnlyClient, 'write_file', { path: 'x.txt', content: 'x' })).rejects.toThrow(/Unknown tool/);
     await readOnlyClient.close();

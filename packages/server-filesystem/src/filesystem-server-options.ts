@@ -9,6 +9,7 @@ type FilesystemLimitsShape = {
   maxReadBytes: Limit;
   maxMediaBytes: Limit;
   maxFileBytes: Limit;
+  maxCopyBytes: Limit;
   maxEntries: Limit;
   maxDepth: Limit;
   maxMatches: Limit;
@@ -66,8 +67,12 @@ export const filesystemServerOptions: z.ZodObject<FilesystemServerOptionsShape, 
         10 * 1024 * 1024,
         'Bytes a file may have to be written, edited or searched for content',
       ),
-      maxEntries: limitOption(20_000, 'Entries a listing, tree or file search returns at most'),
-      maxDepth: limitOption(64, 'Levels a tree or search descends at most'),
+      maxCopyBytes: limitOption(1024 * 1024 * 1024, 'Bytes one copy_file may copy at most, a file or a whole tree'),
+      maxEntries: limitOption(
+        20_000,
+        'Entries a listing, tree or file search returns at most, and a copied or deleted tree may have',
+      ),
+      maxDepth: limitOption(64, 'Levels a tree, search, copy or delete descends at most'),
       maxMatches: limitOption(200, 'Matches search_file_contents returns at most'),
       regexTimeoutMs: limitOption(
         2000,

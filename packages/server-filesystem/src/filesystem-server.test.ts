@@ -262,6 +262,8 @@ describe('arguments a tool does not know', () => {
     list_directory_with_sizes: { path: '.' },
     directory_tree: { path: 'docs' },
     move_file: { source: 'hello.txt', destination: 'moved.txt' },
+    copy_file: { source: 'hello.txt', destination: 'copied.txt' },
+    delete_file: { path: 'hello.txt' },
     search_files: { path: '.', pattern: '*.txt' },
     search_file_contents: { path: '.', pattern: 'Hello' },
     get_file_info: { path: 'hello.txt' },
@@ -284,15 +286,17 @@ describe('arguments a tool does not know', () => {
     expect(readFileSync(join(sandbox.allowed, 'hello.txt'), 'utf8')).toBe(hello);
   });
 
-  it('write_file with mode: "append" is refused, not taken for a replace', async () => {
+  it('write_file with a mode it does not know is refused, not taken for a replace', async () => {
     const path = join(sandbox.allowed, 'append-me.txt');
     writeFileSync(path, 'first\n');
-    const result = await call('write_file', { path: 'append-me.txt', content: 'second\n', mode: 'append' });
+    const result = await call('write_file', { path: 'append-me.txt', content: 'second\n', mode: 'prepend' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toBe(
-      'Invalid arguments for tool "write_file":\n' +
-        '- (the arguments object): Unknown key "mode": only "path", "content" are accepted\n' +
-        'Fix these fields and call the tool again.',
+    expect(result.content[0]?.text).toContain('mode');
+    expect(result.content[0]?.text).toContain('"replace"');
+    expect(readFileSync(path, 'utf8')).toBe('first\n');
+    const unknown = await call('write_file', { path: 'append-me.txt', content: 'x', append: true });
+    expect(unknown.content[0]?.text).toContain(
+      '- (the arguments object): Unknown key "append": only "path", "content", "mode" are accepted',
     );
     expect(readFileSync(path, 'utf8')).toBe('first\n');
   });

@@ -10,8 +10,8 @@ export function createListAllowedDirectoriesTool(context: FilesystemServerContex
     name: 'list_allowed_directories',
     title: 'List Allowed Directories',
     description:
-      'The directories this server may use, with everything below them, each read-write or read-only. Every ' +
-      'path is absolute or relative to one of them.',
+      'The directories this server may use (and all below), each read-write or read-only. Every path is ' +
+      'absolute or relative to one of them.',
     input: () => toolArguments({}),
     output: () =>
       textOutput({

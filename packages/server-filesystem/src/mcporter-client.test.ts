@@ -68,10 +68,21 @@ describe.skipIf(!mcporterRuns)('mcporter call', () => {
 
   it('refuses an argument write_file does not know, by name, and leaves the file alone', async () => {
     const path = join(files, 'reading-list.md');
-    const result = await mcporterCall(ourBin, 'write_file', `path=${path}`, 'content=appended', 'mode=append');
+    const result = await mcporterCall(ourBin, 'write_file', `path=${path}`, 'content=appended', 'append=true');
     expect(result.code).not.toBe(0);
     expect(result.output).toMatchObject({ isError: true, content: [{ type: 'text' }] });
-    expect(JSON.stringify(result.output)).toContain('Unknown key \\"mode\\"');
+    expect(JSON.stringify(result.output)).toContain('Unknown key \\"append\\"');
     expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('appends with mode=append, and shows the outcome', async () => {
+    const path = join(files, 'log.md');
+    writeFileSync(path, 'one\n');
+    const result = await mcporterCall(ourBin, 'write_file', `path=${path}`, 'content=two', 'mode=append');
+    expect(result).toEqual({
+      code: 0,
+      output: { content: `Successfully appended to ${path}`, bytes: 3, created: false },
+    });
+    expect(readFileSync(path, 'utf8')).toBe('one\ntwo');
   });
 });

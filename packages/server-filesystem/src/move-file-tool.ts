@@ -10,8 +10,8 @@ export function createMoveFileTool(context: FilesystemServerContext): Tool {
     name: 'move_file',
     title: 'Move File',
     description:
-      'Move or rename a file or directory (a link itself, not its target). An existing destination is an error ' +
-      'unless overwrite.',
+      'Move or rename a file or directory (a link itself, not its target); refuses an existing destination unless ' +
+      'overwrite.',
     input: () =>
       toolArguments({
         source: pathArgument(),

@@ -196,3 +196,39 @@ it.each(script.map((step, index) => [index + 1, ...step] as const))(
     expect(schemaProblems(tools.ours.get(tool)?.outputSchema, ours.structuredContent)).toBeUndefined();
   },
 );
+
+// Tools and arguments the reference does not have answer in its shape too: the text in the first block and in
+// structuredContent.content, every field declared in the tool's own output schema.
+const oursOnly: [string, Record<string, unknown>][] = [
+  ['write_file', { path: 'log.txt', content: 'one\n', mode: 'append' }],
+  ['copy_file', { source: 'hello.txt', destination: 'hello-copy.txt' }],
+  ['copy_file', { source: 'src', destination: 'src-copy' }],
+  ['delete_file', { path: 'hello-copy.txt' }],
+  ['delete_file', { path: 'src-copy', recursive: true }],
+  ['search_files', { path: '.', pattern: '**/*.ts', includeIgnored: true }],
+  ['directory_tree', { path: '.', includeIgnored: true }],
+  ['search_file_contents', { path: '.', pattern: 'Hello', includeIgnored: true }],
+];
+
+it('declares content as the reference does on every tool of ours, new ones included', () => {
+  for (const [name, tool] of tools.ours) {
+    const schema = tool.outputSchema as { properties: Record<string, unknown>; required: string[] } | undefined;
+    const expected =
+      name === 'read_media_file' ? tools.reference.get(name)?.outputSchema?.properties?.content : undefined;
+    expect(schema?.properties.content, name).toEqual(expected ?? { type: 'string' });
+    expect(schema?.required, name).toContain('content');
+  }
+  expect([...tools.ours.keys()]).toEqual(expect.arrayContaining(['copy_file', 'delete_file']));
+});
+
+it.each(oursOnly.map((step, index) => [index + 1, ...step] as const))(
+  'ours only, step %i: %s %j answers in the reference shape',
+  async (_step, tool, args) => {
+    const result = (await clients.ours?.callTool({ name: tool, arguments: args })) as CallResult;
+    expect(result.isError, JSON.stringify(result)).toBeUndefined();
+    const first = result.content[0];
+    expect(first?.type).toBe('text');
+    expect(result.structuredContent?.content).toBe(first?.text);
+    expect(schemaProblems(tools.ours.get(tool)?.outputSchema, result.structuredContent)).toBeUndefined();
+  },
+);

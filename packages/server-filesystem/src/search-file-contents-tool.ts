@@ -8,6 +8,7 @@ import { textOutput, textResult } from './text-result.ts';
 import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { createTreeFileReader, readThroughGuard, type TreeFile } from './tree-file-reader.ts';
+import { includeIgnoredArgument, walkIgnoreOptions } from './walk-ignore-filter.ts';
 
 const binarySniffBytes = 8192;
 const maxLineChars = 500;
@@ -46,8 +47,8 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
     name: 'search_file_contents',
     title: 'Search File Contents',
     description:
-      'Find lines containing text, like grep (regex: true for a JavaScript regular expression): path, line number ' +
-      `and line. Skips binary files and files over ${limits.maxFileBytes} bytes.`,
+      'Find lines containing text, like grep (regex: true for JavaScript regular expressions). Skips binary files ' +
+      `and files over ${limits.maxFileBytes} bytes.`,
     // The input is built at definition: its advertised maxResults bound is this server's maxMatches cap.
     input: toolArguments({
       path: pathArgument().describe('A directory or a file'),
@@ -55,9 +56,10 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
       regex: z.boolean().default(false),
       ignoreCase: z.boolean().default(false),
       include: z.array(z.string()).default([]).describe('Globs; without / they match names at any depth: "*.ts"'),
-      exclude: z.array(z.string()).default([]).describe('Globs of files and directories to skip'),
+      exclude: z.array(z.string()).default([]),
       contextLines: z.number().int().min(0).max(10).default(0),
       maxResults: z.number().int().min(1).max(limits.maxMatches).optional(),
+      includeIgnored: includeIgnoredArgument(),
     }),
     output: () =>
       textOutput({
@@ -142,11 +144,14 @@ export function createSearchFileContentsTool(context: FilesystemServerContext): 
           }
         } else {
           const files: TreeFile[] = [];
+          const { filter, ...ignoring } = walkIgnoreOptions(start, args.includeIgnored);
           await walkDirectory(start, {
             maxDepth: limits.maxDepth,
             signal: call.signal,
             cache: context.listings,
+            ...ignoring,
             visit(entry) {
+              if (filter?.ignores(entry) === true) return 'skip';
               if (excludes.some((excluded) => excluded(entry.relativePath))) return 'skip';
               if (entry.type !== 'file') return undefined;
               if (includes.length > 0 && !includes.some((included) => included(entry.relativePath))) return undefined;

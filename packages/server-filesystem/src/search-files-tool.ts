@@ -6,6 +6,7 @@ import { compileGlob } from './glob-pattern.ts';
 import { textOutput, textResult } from './text-result.ts';
 import { toolArguments } from './tool-arguments.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
+import { includeIgnoredArgument, walkIgnoreOptions } from './walk-ignore-filter.ts';
 import { truncationFields, type WalkCut, walkLimitArguments } from './walk-limits.ts';
 
 export function createSearchFilesTool(context: FilesystemServerContext): Tool {
@@ -13,14 +14,15 @@ export function createSearchFilesTool(context: FilesystemServerContext): Tool {
     name: 'search_files',
     title: 'Search Files',
     description:
-      'Find files and directories by name: full paths of those whose path below `path` matches a glob. ' +
+      'Find files and directories whose path below `path` matches a glob; full paths. ' +
       'To search inside files, use search_file_contents.',
     // The input is built at definition: its advertised maxDepth and maxEntries bounds are this server's caps.
     input: toolArguments({
       path: pathArgument(),
-      pattern: z.string().min(1).describe('"*.ts" here, "**/*.ts" at any depth; also ?, [abc], {a,b}'),
-      excludePatterns: z.array(z.string()).default([]).describe('Globs to skip, with everything below'),
+      pattern: z.string().min(1).describe('"*.ts" here, "**/*.ts" at any depth'),
+      excludePatterns: z.array(z.string()).default([]).describe('Globs to skip, with all below'),
       ...walkLimitArguments(context.limits),
+      includeIgnored: includeIgnoredArgument(),
     }),
     output: () =>
       textOutput({
@@ -30,9 +32,10 @@ export function createSearchFilesTool(context: FilesystemServerContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.search_files,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run({ path, pattern, excludePatterns, maxDepth, maxEntries }, call) {
+    async run({ path, pattern, excludePatterns, maxDepth, maxEntries, includeIgnored }, call) {
       const guard = await guardForCall(context, call);
       const start = await guard.resolve(path);
+      const { filter, ...ignoring } = walkIgnoreOptions(start, includeIgnored);
       const matches = compileGlob(pattern);
       const exclusions = excludePatterns.map(compileGlob);
       const cap = maxEntries ?? context.limits.maxEntries;
@@ -42,7 +45,9 @@ export function createSearchFilesTool(context: FilesystemServerContext): Tool {
         maxDepth: maxDepth ?? context.limits.maxDepth,
         signal: call.signal,
         cache: context.listings,
+        ...ignoring,
         visit(entry) {
+          if (filter?.ignores(entry) === true) return 'skip';
           if (exclusions.some((excluded) => excluded(entry.relativePath))) return 'skip';
           if (matches(entry.relativePath)) {
             if (found.length >= cap) {

@@ -2,7 +2,57 @@
 // schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
 import type { ToolJsonSchemas } from '@toolshed/mcp-core';
 
-export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "edit_file" | "get_file_info" | "list_allowed_directories" | "list_directory" | "list_directory_with_sizes" | "move_file" | "read_file" | "read_media_file" | "read_multiple_files" | "read_text_file" | "search_file_contents" | "search_files" | "write_file", ToolJsonSchemas> = {
+export const toolJsonSchemas: Record<"copy_file" | "create_directory" | "delete_file" | "directory_tree" | "edit_file" | "get_file_info" | "list_allowed_directories" | "list_directory" | "list_directory_with_sizes" | "move_file" | "read_file" | "read_media_file" | "read_multiple_files" | "read_text_file" | "search_file_contents" | "search_files" | "write_file", ToolJsonSchemas> = {
+  "copy_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "type": "string"
+        },
+        "destination": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "source",
+        "destination"
+      ],
+      "additionalProperties": false
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "content": {
+          "type": "string"
+        },
+        "files": {
+          "type": "integer"
+        },
+        "directories": {
+          "type": "integer"
+        },
+        "bytes": {
+          "type": "number"
+        },
+        "skipped": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Links and special files not copied, below the source"
+        }
+      },
+      "required": [
+        "content",
+        "files",
+        "directories",
+        "bytes",
+        "skipped"
+      ],
+      "additionalProperties": false
+    }
+  },
   "create_directory": {
     "input": {
       "type": "object",
@@ -29,6 +79,44 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
       "required": [
         "content",
         "created"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "delete_file": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "recursive": {
+          "default": false,
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "path"
+      ],
+      "additionalProperties": false
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "content": {
+          "type": "string"
+        },
+        "files": {
+          "type": "integer"
+        },
+        "directories": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "content",
+        "files",
+        "directories"
       ],
       "additionalProperties": false
     }
@@ -725,6 +813,14 @@ export const toolJsonSchemas: Record<"create_directory" | "directory_tree" | "ed
         },
         "content": {
           "type": "string"
+        },
+        "mode": {
+          "default": "replace",
+          "type": "string",
+          "enum": [
+            "replace",
+            "append"
+          ]
         }
       },
       "required": [
