@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { checkedText } from './checked-text.ts';
 import { chosenDatabase, databaseArgument, runOnDatabase, type SqlServerContext } from './sql-server-context.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
@@ -12,7 +13,7 @@ export function createDescribeTableTool(context: SqlServerContext): Tool {
     // Built at definition: its database enum is this server's options.
     input: z.object({
       database: databaseArgument(context),
-      table: z.string().min(1).max(1024),
+      table: checkedText(1024),
     }),
     output: () =>
       z.object({

@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { checkedText } from './checked-text.ts';
 import {
   chosenDatabase,
   databaseArgument,
@@ -19,7 +20,7 @@ export function createExplainQueryTool(context: SqlServerContext): Tool {
     // Built at definition: its database enum and SQL length bound are this server's options.
     input: z.object({
       database: databaseArgument(context),
-      sql: z.string().min(1).max(context.limits.maxSqlLength),
+      sql: checkedText(context.limits.maxSqlLength),
     }),
     output: () =>
       z.object({

@@ -18,9 +18,31 @@ export interface RowLimits {
 export type QueryRequest =
   | { kind: 'query'; database: string; sql: string; params: SqlParameters | undefined; limits: RowLimits }
   | { kind: 'explain'; database: string; sql: string }
-  | { kind: 'list_tables'; database: string }
+  | ({ kind: 'list_tables'; database: string } & TableListing)
   | { kind: 'describe_table'; database: string; table: string }
   | { kind: 'schema_text'; database: string };
+
+/**
+ * Which tables and views list_tables wants: those whose name matches `name`
+ * and, with `column`, that have a column whose name matches it (both
+ * `NamePattern`s), `limit` of them from `offset` on, in name order. Left out:
+ * all of them.
+ */
+export interface TableListing {
+  name?: string | undefined;
+  column?: string | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** One table or view as list_tables answers it; `columns` (the matching ones) only with a column search. */
+export interface ListedTable {
+  name: string;
+  type: 'table' | 'view';
+  column_count: number | null;
+  row_estimate: number | null;
+  columns?: string[];
+}
 
 /**
  * Puts a vetted statement through the read-only gate and binds NULL to each

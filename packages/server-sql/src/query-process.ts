@@ -12,8 +12,9 @@ import { QueryFailure } from './query-failure.ts';
 import type { QueryProcessConfig, QueryRequest, QueryResponse, ReaderCheckRequest } from './query-messages.ts';
 import { openReadOnlyConnection } from './read-only-connection.ts';
 import { prepareReader } from './reader-statement.ts';
-import { describeTableAsJson, listTablesAsJson, queryPlanAsJson, schemaText } from './schema-introspection.ts';
+import { describeTableAsJson, queryPlanAsJson, schemaText } from './schema-introspection.ts';
 import { readRowsAsJson } from './sql-rows.ts';
+import { listSqliteTablesAsJson } from './sqlite-table-listing.ts';
 import { StatementCache } from './statement-cache.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as QueryProcessConfig;
@@ -62,7 +63,7 @@ function answer(request: QueryRequest | ReaderCheckRequest): string {
       prepareReader(connection, request.sql);
       return queryPlanAsJson(connection, request.sql);
     case 'list_tables':
-      return listTablesAsJson(connection);
+      return listSqliteTablesAsJson(connection, request);
     case 'describe_table':
       return describeTableAsJson(connection, request.table);
     case 'schema_text':

@@ -1,5 +1,6 @@
 import { defineTool, onFirstUse, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import { checkedText } from './checked-text.ts';
 import type { SqlEngineKind } from './sql-engine.ts';
 import {
   chosenDatabase,
@@ -65,13 +66,15 @@ export function createQueryTool(context: SqlServerContext): Tool {
     // Built at definition: its database enum, SQL length and row bounds are this server's options.
     input: z.object({
       database: databaseArgument(context),
-      sql: z.string().min(1).max(maxSqlLength),
+      sql: checkedText(maxSqlLength),
       params: z
         // Sizes are checked, not advertised: a model never comes near them, and each costs tokens on every turn.
         .union([
           z.array(parameterValue).refine((values) => values.length <= 999, 'at most 999 values'),
           z
             .record(z.string(), parameterValue)
+            // JSON keys are strings whatever the schema says: `propertyNames` would only cost tokens.
+            .meta({ propertyNames: undefined })
             .refine(
               (named) => Object.keys(named).every((name) => name.length <= 128),
               'names of 128 characters at most',

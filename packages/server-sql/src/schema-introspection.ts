@@ -8,13 +8,13 @@ import { unknownTable } from './unknown-table.ts';
  * functions (pragma_table_xinfo(?)), never spliced into SQL text.
  */
 
-interface SchemaObject {
+export interface SchemaObject {
   name: string;
   type: 'table' | 'view';
   sql: string | null;
 }
 
-function schemaObjects(connection: Database.Database): SchemaObject[] {
+export function schemaObjects(connection: Database.Database): SchemaObject[] {
   return connection
     .prepare(
       "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
@@ -22,7 +22,7 @@ function schemaObjects(connection: Database.Database): SchemaObject[] {
     .all() as SchemaObject[];
 }
 
-function columnCount(connection: Database.Database, table: string): number | null {
+export function columnCount(connection: Database.Database, table: string): number | null {
   try {
     return connection
       .prepare('SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden IN (0, 2, 3)')
@@ -32,15 +32,6 @@ function columnCount(connection: Database.Database, table: string): number | nul
     // A view over a table that no longer exists cannot be described; list it all the same.
     return null;
   }
-}
-
-export function listTablesAsJson(connection: Database.Database): string {
-  const tables = schemaObjects(connection).map(({ name, type }) => ({
-    name,
-    type,
-    column_count: columnCount(connection, name),
-  }));
-  return JSON.stringify({ tables });
 }
 
 interface ColumnInfo {

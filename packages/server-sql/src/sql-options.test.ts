@@ -43,6 +43,7 @@ describe('sql server options', () => {
       timeoutMs: 10_000,
       maxConcurrentQueries: 4,
       maxSqlLength: 100_000,
+      maxTables: 200,
     });
   });
 
@@ -56,6 +57,7 @@ describe('sql server options', () => {
         timeoutMs: 1000,
         maxConcurrentQueries: 1,
         maxSqlLength: 500,
+        maxTables: 20,
       },
     });
     await server.close();

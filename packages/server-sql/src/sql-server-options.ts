@@ -12,6 +12,7 @@ type SqlLimitsShape = {
   timeoutMs: Limit;
   maxConcurrentQueries: Limit;
   maxSqlLength: Limit;
+  maxTables: Limit;
 };
 
 type SqlServerOptionsShape = {
@@ -86,6 +87,7 @@ export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict
         'Statements running at once: query processes for SQLite, connections per PostgreSQL or MySQL database',
       ),
       maxSqlLength: limitOption(100_000, 'Characters of SQL a call may send'),
+      maxTables: limitOption(200, 'Tables and views a list_tables call returns at most; its offset argument pages on'),
     })
     .prefault({})
     .meta({ flagPrefix: '', description: 'The caps every call is held to' }),

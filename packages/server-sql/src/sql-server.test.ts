@@ -104,16 +104,22 @@ describe('query: parameters, values and caps', () => {
 });
 
 describe('schema tools', () => {
-  it('lists tables and views with column counts', async () => {
-    const { tables } = structured(await call('list_tables', {})) as unknown as { tables: unknown[] };
-    expect(tables).toEqual([
-      { name: 'audit', type: 'table', column_count: 2 },
-      { name: 'big_spenders', type: 'view', column_count: 2 },
-      { name: 'customers', type: 'table', column_count: 4 },
-      { name: 'measurements', type: 'table', column_count: 5 },
-      { name: 'odd "name" table', type: 'table', column_count: 2 },
-      { name: 'orders', type: 'table', column_count: 5 },
-    ]);
+  it('lists tables and views with column counts, and no row estimates in a file never analysed', async () => {
+    const listed = structured(await call('list_tables', {}));
+    expect(listed).toEqual({
+      database: 'shop',
+      tables: [
+        { name: 'audit', type: 'table', column_count: 2, row_estimate: null },
+        { name: 'big_spenders', type: 'view', column_count: 2, row_estimate: null },
+        { name: 'customers', type: 'table', column_count: 4, row_estimate: null },
+        { name: 'measurements', type: 'table', column_count: 5, row_estimate: null },
+        { name: 'odd "name" table', type: 'table', column_count: 2, row_estimate: null },
+        { name: 'orders', type: 'table', column_count: 5, row_estimate: null },
+      ],
+      total: 6,
+      truncated: false,
+    });
+    expect(violations()).toEqual([]);
   });
 
   it('describes columns, keys and indexes, with quoted names', async () => {

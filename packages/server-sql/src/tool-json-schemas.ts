@@ -280,20 +280,56 @@ export const toolJsonSchemas: Record<"describe_table" | "explain_query" | "list_
                   }
                 ],
                 "description": "null when a view cannot be resolved"
+              },
+              "row_estimate": {
+                "anyOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ],
+                "description": "The database's own estimate, not a count; null for views and when it keeps none"
+              },
+              "columns": {
+                "description": "With a column search: the matching columns",
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
               }
             },
             "required": [
               "name",
               "type",
-              "column_count"
+              "column_count",
+              "row_estimate"
             ],
             "additionalProperties": false
           }
+        },
+        "total": {
+          "type": "integer",
+          "description": "Tables and views that match, on every page"
+        },
+        "truncated": {
+          "type": "boolean",
+          "description": "True when more match than this page holds"
+        },
+        "next_offset": {
+          "description": "The offset of the next page, when truncated",
+          "type": "integer"
+        },
+        "hint": {
+          "type": "string"
         }
       },
       "required": [
         "database",
-        "tables"
+        "tables",
+        "total",
+        "truncated"
       ],
       "additionalProperties": false
     }

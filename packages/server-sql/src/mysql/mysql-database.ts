@@ -14,14 +14,10 @@ import {
 } from './mysql-guarded-call.ts';
 import { privilegedGrants, privilegedRoleMessage } from './mysql-role-check.ts';
 import { MysqlRowCollector } from './mysql-rows.ts';
-import {
-  describeMysqlTableAsJson,
-  listMysqlTablesAsJson,
-  mysqlQueryPlanAsJson,
-  mysqlSchemaText,
-} from './mysql-schema.ts';
+import { describeMysqlTableAsJson, mysqlQueryPlanAsJson, mysqlSchemaText } from './mysql-schema.ts';
 import { type AdmittedRead, AdmittedReadCache, refuseStoredFunctions } from './mysql-statement-gate.ts';
 import { MysqlStatementStopper } from './mysql-statement-stopper.ts';
+import { listMysqlTablesAsJson } from './mysql-table-listing.ts';
 
 /** What the first connection that succeeded told about the server and the account. */
 interface ServerFacts {
@@ -249,7 +245,7 @@ class MysqlDatabase implements SqlDatabase {
       case 'explain':
         return mysqlQueryPlanAsJson(await query(`EXPLAIN ${statement}`));
       case 'list_tables':
-        return await listMysqlTablesAsJson(query);
+        return await listMysqlTablesAsJson(query, request);
       case 'describe_table':
         return await describeMysqlTableAsJson(query, request.table);
       case 'schema_text':

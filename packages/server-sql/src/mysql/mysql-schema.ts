@@ -2,10 +2,11 @@ import { closestNames } from '../closest-names.ts';
 import { unknownTable } from '../unknown-table.ts';
 
 /**
- * Schema reads for list_tables, describe_table, explain_query and the schema
- * resource, from information_schema, in the same JSON shapes as SQLite's
- * (schema-introspection.ts). Names reach the server only as bound values, or
- * backtick-quoted after they were found in information_schema.
+ * Schema reads for describe_table, explain_query and the schema resource,
+ * from information_schema, in the same JSON shapes as SQLite's
+ * (schema-introspection.ts; list_tables is mysql-table-listing.ts). Names
+ * reach the server only as bound values, or backtick-quoted after they were
+ * found in information_schema.
  */
 
 /** Runs one read inside the call's guarded session and returns its rows as objects. */
@@ -21,7 +22,8 @@ interface SchemaObject {
   type: 'table' | 'view';
 }
 
-const systemSchemas = "('information_schema', 'performance_schema', 'mysql', 'sys')";
+/** The server's own schemas, which the tools never show. */
+export const systemSchemas = "('information_schema', 'performance_schema', 'mysql', 'sys')";
 
 /** Backtick quoting, with inner backticks doubled. */
 export function quoteMysqlIdentifier(name: string): string {
@@ -46,25 +48,6 @@ async function schemaObjects(query: SchemaQuery): Promise<SchemaObject[]> {
       type: /VIEW/.test(String(row.table_type)) ? 'view' : 'table',
     };
   });
-}
-
-export async function listMysqlTablesAsJson(query: SchemaQuery): Promise<string> {
-  const counts = new Map<string, number>();
-  for (const row of await query(
-    `SELECT TABLE_SCHEMA AS table_schema, TABLE_NAME AS table_name, COUNT(*) AS column_count
-       FROM information_schema.COLUMNS
-      WHERE (DATABASE() IS NULL AND TABLE_SCHEMA NOT IN ${systemSchemas}) OR TABLE_SCHEMA = DATABASE()
-      GROUP BY TABLE_SCHEMA, TABLE_NAME`,
-  )) {
-    counts.set(`${row.table_schema}.${row.table_name}`, Number(row.column_count));
-  }
-  const tables = (await schemaObjects(query)).map(({ schema, table, name, type }) => ({
-    name,
-    type,
-    // A view over a table that no longer exists has no columns to count.
-    column_count: counts.get(`${schema}.${table}`) ?? null,
-  }));
-  return JSON.stringify({ tables });
 }
 
 async function findObject(query: SchemaQuery, wanted: string): Promise<SchemaObject> {

@@ -7,13 +7,9 @@ import { StatementTimeLimit } from '../statement-time-limit.ts';
 import { postgresPoolConfig, redact, secretsOf } from './postgres-connection-config.ts';
 import { privilegedRoleMessage, rolePrivileges } from './postgres-role-check.ts';
 import { PostgresTypeNames, readPostgresRowsAsJson } from './postgres-rows.ts';
-import {
-  describePostgresTableAsJson,
-  listPostgresTablesAsJson,
-  postgresPlanAsJson,
-  postgresSchemaText,
-} from './postgres-schema.ts';
+import { describePostgresTableAsJson, postgresPlanAsJson, postgresSchemaText } from './postgres-schema.ts';
 import { AdmittedStatementCache, loadPostgresParser } from './postgres-statement-gate.ts';
+import { listPostgresTablesAsJson } from './postgres-table-listing.ts';
 
 /**
  * How long past the time limit a statement may still run before it is
@@ -253,7 +249,7 @@ export class PostgresDatabase implements SqlDatabase {
       case 'explain':
         return postgresPlanAsJson(client, request.sql);
       case 'list_tables':
-        return listPostgresTablesAsJson(client);
+        return listPostgresTablesAsJson(client, request);
       case 'describe_table':
         return describePostgresTableAsJson(client, request.table);
       case 'schema_text':

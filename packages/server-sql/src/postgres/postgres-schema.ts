@@ -3,10 +3,11 @@ import { closestNames } from '../closest-names.ts';
 import { unknownTable } from '../unknown-table.ts';
 
 /**
- * Schema reads for list_tables, describe_table, the schema resource and
- * explain_query, in the same JSON shapes as SQLite's. Names reach the server
- * only as bound values (by OID once found), never spliced into SQL text.
- * Tables and views are named with their schema: `public.orders`.
+ * Schema reads for describe_table, the schema resource and explain_query, in
+ * the same JSON shapes as SQLite's (list_tables is postgres-table-listing.ts).
+ * Names reach the server only as bound values (by OID once found), never
+ * spliced into SQL text. Tables and views are named with their schema:
+ * `public.orders`.
  */
 
 interface Relation {
@@ -14,18 +15,22 @@ interface Relation {
   schema: string;
   name: string;
   kind: string;
-  column_count: number;
 }
 
-const relationsSql = `
-  SELECT c.oid::int AS oid, n.nspname AS schema, c.relname AS name, c.relkind AS kind,
-         (SELECT count(*) FROM pg_attribute a
-           WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped)::int AS column_count
-    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-   WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
+/**
+ * The tables and views the tools show, of `pg_class c` joined to
+ * `pg_namespace n`: tables, partitioned and foreign tables, views and
+ * materialized views outside the system schemas that the role may read.
+ */
+export const shownRelations = `c.relkind IN ('r', 'p', 'v', 'm', 'f')
      AND n.nspname NOT IN ('pg_catalog', 'information_schema')
      AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
-     AND has_any_column_privilege(c.oid, 'SELECT')
+     AND has_any_column_privilege(c.oid, 'SELECT')`;
+
+const relationsSql = `
+  SELECT c.oid::int AS oid, n.nspname AS schema, c.relname AS name, c.relkind AS kind
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE ${shownRelations}
    ORDER BY n.nspname, c.relname`;
 
 async function relations(client: ClientBase): Promise<Relation[]> {
@@ -39,15 +44,6 @@ const typeOf = (relation: Relation): 'table' | 'view' =>
 /** PostgreSQL's identifier quoting: double quotes, with inner ones doubled. */
 export function quotePostgresIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-export async function listPostgresTablesAsJson(client: ClientBase): Promise<string> {
-  const tables = (await relations(client)).map((relation) => ({
-    name: qualified(relation),
-    type: typeOf(relation),
-    column_count: relation.column_count,
-  }));
-  return JSON.stringify({ tables });
 }
 
 /** `orders`, `public.orders` or `"Odd".name`, matched exactly, then case-insensitively, else the closest names. */
