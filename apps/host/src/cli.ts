@@ -34,12 +34,22 @@ const configOption = {
   },
 } as const;
 
+const replicaOption = {
+  replicaUrl: {
+    type: 'string',
+    env: 'TOOLSHED_REPLICA_URL',
+    placeholder: 'URL',
+    description:
+      "Where the other replicas reach this one's MCP endpoint, to relay a caller's retry to the replica holding its call. Default the --http address (give this when it is 0.0.0.0)",
+  },
+} as const;
+
 const commands = {
   serve: defineCli({
     name: 'toolshed serve',
     version,
     summary: 'Serve every configured MCP server behind one endpoint, over stdio or Streamable HTTP',
-    options: { ...configOption, ...httpCliOptions, ...consoleCliOptions },
+    options: { ...configOption, ...httpCliOptions, ...consoleCliOptions, ...replicaOption },
     examples: [
       'toolshed serve',
       'toolshed serve --config ~/.config/toolshed.json --http 127.0.0.1:3000',
@@ -111,6 +121,8 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
     const tokens = consoleServer?.tokens;
     await serve(host.server, values, env, {
       readiness: () => host.readiness(),
+      relay: (request, auth) => host.relayTarget(request, auth),
+      onListening: (url) => host.advertiseEndpoint(values.replicaUrl ?? url),
       ...(tokens === undefined
         ? {}
         : {

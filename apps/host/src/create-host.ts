@@ -1,12 +1,20 @@
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { createMcpServer, LocalError, type McpServer, type Readiness } from '@toolshed/mcp-core';
+import {
+  type AuthInfo,
+  createMcpServer,
+  type JsonRpcRequest,
+  LocalError,
+  type McpServer,
+  type Readiness,
+} from '@toolshed/mcp-core';
 import { openStateStore, type StateStore, StateStoreError } from '@toolshed/state';
 import { type AuditEntry, AuditLog } from './compose/audit-log.ts';
 import { type CallLimiter, createCallLimiter } from './compose/call-limiter.ts';
 import { createCallRecorder } from './compose/call-recorder.ts';
 import { createCatalogSync } from './compose/catalog-sync.ts';
 import { hostTaskStore } from './compose/host-task-store.ts';
+import { retryRelayTarget } from './compose/retry-relay.ts';
 import { createToolShelf } from './compose/tool-shelf.ts';
 import { createToolSync, type HostToolRow } from './compose/tool-sync.ts';
 import type { HostConfig, HostOptions, ServerEntry, ToolList } from './config/host-config.ts';
@@ -81,6 +89,14 @@ export interface Host {
   readonly auditEnabled: boolean;
   /** Whether the host can serve calls now: its state store answers. */
   readiness(): Promise<Readiness>;
+  /**
+   * Tells the host where it answers (its HTTP endpoint, as the other
+   * replicas reach it): a caller's retry that reaches another replica is
+   * relayed here when this replica holds the call it continues.
+   */
+  advertiseEndpoint(url: string): void;
+  /** For the HTTP endpoint's `relay`: the replica a request is to be answered by, when not this one. */
+  relayTarget(request: JsonRpcRequest, auth: AuthInfo | undefined): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -115,11 +131,14 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
   let audit = openAudit(auditPath);
   const callListeners = new Set<(entry: AuditEntry) => void>();
   let store: StateStore | undefined;
+  /** Where this replica answers, once it serves HTTP. */
+  let endpoint: string | undefined;
   const ownsStore = typeof options.state !== 'object';
   const storeNow = (): StateStore => {
     if (store === undefined) throw new Error('the host has not started: its state store is not open');
     return store;
   };
+  const relayTarget = retryRelayTarget(storeNow, () => endpoint);
   // The store is the record; the JSONL file (which can be swapped on reload) and the listeners hear each call after.
   const recorder = createCallRecorder({
     store: storeNow,
@@ -171,6 +190,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     approvals,
     hostApprovalMode: () => settings.approval.mode,
     state: storeNow,
+    endpoint: () => endpoint,
   });
   const catalog = createCatalogSync({ server, separator: () => settings.separator, log });
   const syncAll = () => {
@@ -273,6 +293,12 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     store: storeNow,
     get auditEnabled() {
       return settings.audit.enabled;
+    },
+    advertiseEndpoint(url) {
+      endpoint = url;
+    },
+    relayTarget(request, auth) {
+      return store === undefined ? Promise.resolve(undefined) : relayTarget(request, auth);
     },
     async readiness() {
       if (store === undefined) return { ready: false, reason: 'the host is starting' };

@@ -217,10 +217,11 @@ function contract(engine: string, setUp: () => Promise<{ open: Opener; tearDown(
       });
       const waiting = await three.approvals.create(request(), Date.now());
       await three.idempotency.claim('email', `left-${engine}`, 'f', Date.now() + 60_000, Date.now());
-      await three.parkedCalls.hold(`parked-${engine}`, Date.now() + 60_000);
+      await three.parkedCalls.hold(`parked-${engine}`, Date.now() + 60_000, 'http://10.0.0.13:3000/mcp');
       expect(await one.parkedCalls.holder(`parked-${engine}`, Date.now())).toEqual({
         replica: three.replica,
         alive: true,
+        endpoint: 'http://10.0.0.13:3000/mcp',
       });
       await three.close();
       expect((await one.audit.query({ server: 'left', limit: 1 })).records[0]?.outcome).toBe('interrupted');

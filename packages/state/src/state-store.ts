@@ -238,9 +238,13 @@ export interface NonceStore {
 
 /** Which replica holds a call parked between a caller's retries. */
 export interface ParkedCallStore {
-  hold(key: string, expiresAt: number): Promise<void>;
-  /** The replica holding the call, and whether that replica is alive. */
-  holder(key: string, now: number): Promise<{ replica: string; alive: boolean } | undefined>;
+  /** `endpoint`: where this replica answers requests, for a retry that reaches another one to be relayed to. */
+  hold(key: string, expiresAt: number, endpoint?: string): Promise<void>;
+  /** The replica holding the call, whether that replica is alive, and where it answers when it said. */
+  holder(
+    key: string,
+    now: number,
+  ): Promise<{ replica: string; alive: boolean; endpoint?: string | undefined } | undefined>;
   release(key: string): Promise<void>;
 }
 

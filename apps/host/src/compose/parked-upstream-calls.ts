@@ -106,6 +106,24 @@ export class ParkedUpstreamCall {
   }
 }
 
+/** Who made a call, as far as a retry of it can show: the same on every attempt. */
+export interface RetryingCaller {
+  subject: string | undefined;
+  clientName: string | undefined;
+  clientVersion: string | undefined;
+}
+
+/**
+ * What identifies a call across its caller's retries, on every replica: the
+ * caller, the tool (as the host names it) and the exact arguments.
+ */
+export function parkedCallKey(caller: RetryingCaller, tool: string, args: unknown): string {
+  const who = [caller.subject ?? '', caller.clientName ?? '', caller.clientVersion ?? ''];
+  return createHash('sha256')
+    .update(JSON.stringify([who, tool, args]))
+    .digest('base64url');
+}
+
 /**
  * The calls of one proxy tool that may wait for a retry, found again by what
  * identifies a retry: the caller and the exact arguments.
@@ -113,11 +131,16 @@ export class ParkedUpstreamCall {
 export class ParkedUpstreamCalls {
   readonly #calls = new Map<string, Set<ParkedUpstreamCall>>();
 
-  static keyOf(context: CallContext, args: Record<string, unknown>): string {
-    const caller = [context.auth?.subject ?? '', context.client.info?.name ?? '', context.client.info?.version ?? ''];
-    return createHash('sha256')
-      .update(JSON.stringify([caller, args]))
-      .digest('base64url');
+  static keyOf(context: CallContext, tool: string, args: Record<string, unknown>): string {
+    return parkedCallKey(
+      {
+        subject: context.auth?.subject,
+        clientName: context.client.info?.name,
+        clientVersion: context.client.info?.version,
+      },
+      tool,
+      args,
+    );
   }
 
   /** A call of this key waiting for its answer, now taken over by the retry's context. */

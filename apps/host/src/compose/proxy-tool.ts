@@ -46,6 +46,8 @@ export interface ProxyToolOptions {
   hostApprovalMode?: (() => ApprovalMode) | undefined;
   /** Where replicas see which of them holds a parked call. */
   state?: (() => StateStore) | undefined;
+  /** Where this replica answers, for a retry that reaches another one to be relayed here. */
+  endpoint?: (() => string | undefined) | undefined;
 }
 
 /**
@@ -88,7 +90,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
   const { upstream, descriptor, exposedName, audit, limiter } = options;
   const settings = upstream.entry;
   const requirement = approvalRequirement(descriptor.name, descriptor.annotations, settings.approval);
-  const forwarding = createUpstreamForwarding(upstream, descriptor.name, options.state);
+  const forwarding = createUpstreamForwarding(upstream, descriptor.name, exposedName, options.state, options.endpoint);
   /** 2026-era calls approved in the console that go on across the caller's retries, by call key. */
   const grants = new Map<string, number>();
 
@@ -101,7 +103,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
     async run(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
       const started = performance.now();
       const digest = argumentsDigest(args);
-      const retryKey = asksByRetry(context) ? ParkedUpstreamCalls.keyOf(context, args) : undefined;
+      const retryKey = asksByRetry(context) ? ParkedUpstreamCalls.keyOf(context, exposedName, args) : undefined;
       const start = {
         id: callId(),
         time: new Date().toISOString(),

@@ -41,6 +41,8 @@ export interface ToolSyncOptions {
   hostApprovalMode?: (() => ApprovalMode) | undefined;
   /** Where replicas see which of them holds a parked call. */
   state?: (() => StateStore) | undefined;
+  /** Where this replica answers, for a retry that reaches another one to be relayed here. */
+  endpoint?: (() => string | undefined) | undefined;
 }
 
 type AssignedTool = AssignedName<
@@ -111,6 +113,7 @@ export function createToolSync(options: ToolSyncOptions): {
             approvals: options.approvals,
             hostApprovalMode: options.hostApprovalMode,
             state: options.state,
+            endpoint: options.endpoint,
           }),
         });
         exposed.set(name, tool);

@@ -48,8 +48,12 @@ function serverRequestHandler(context: CallContext) {
 export function createUpstreamForwarding(
   upstream: Upstream,
   tool: string,
+  /** The tool's name on the host: part of what identifies a call across retries. */
+  exposedName: string,
   /** Where every replica sees which one holds a parked call; undefined for a host on its own. */
   shared: (() => StateStore) | undefined,
+  /** Where this replica answers: a retry that reaches another replica is relayed here. */
+  endpoint?: () => string | undefined,
 ) {
   const parked = new ParkedUpstreamCalls();
 
@@ -58,18 +62,19 @@ export function createUpstreamForwarding(
     context: CallContext,
     timeout: AbortSignal | undefined,
   ): Promise<unknown> {
-    const key = ParkedUpstreamCalls.keyOf(context, args);
+    const key = ParkedUpstreamCalls.keyOf(context, exposedName, args);
     const resumed = parked.resume(key, context);
     if (resumed !== undefined) return resumed.result;
     // The upstream's connection for a parked call is in the replica that started it: a retry that reached
     // another one must not start the call a second time.
     const store = shared?.();
+    // A retry reaching another replica is normally relayed to this one before it gets here (see relayTarget).
     const holder = await store?.parkedCalls.holder(key, Date.now());
     if (holder !== undefined && holder.replica !== store?.replica) {
       throw new UpstreamRpcError(
         -32603,
         holder.alive
-          ? `this call is still waiting for its answer on another replica of the host (${holder.replica}); the answer must reach that replica, so send it again through a connection to it, or wait for the call to time out`
+          ? `this call is still waiting for its answer on another replica of the host (${holder.replica}), which could not be reached from here; send the answer again shortly, or wait for the call to time out`
           : `the replica of the host that held this call (${holder.replica}) has stopped; the call ended there and was not run again here`,
       );
     }
@@ -85,7 +90,7 @@ export function createUpstreamForwarding(
     );
     parked.add(key, call);
     if (store !== undefined) {
-      await store.parkedCalls.hold(key, Date.now() + parkedCallLifetimeMs);
+      await store.parkedCalls.hold(key, Date.now() + parkedCallLifetimeMs, endpoint?.());
       void call.result.finally(() => store.parkedCalls.release(key)).catch(() => {});
     }
     return call.result;

@@ -98,7 +98,13 @@ export async function serve(
   server: McpServer,
   values: HttpCliValues,
   env: Readonly<Record<string, string | undefined>> = process.env,
-  extra: { verifyToken?: BearerTokenVerifier; readiness?: HttpServeOptions['readiness'] } = {},
+  extra: {
+    verifyToken?: BearerTokenVerifier;
+    readiness?: HttpServeOptions['readiness'];
+    relay?: HttpServeOptions['relay'];
+    /** Told the endpoint's URL once it listens. */
+    onListening?: (url: string) => void;
+  } = {},
 ): Promise<void> {
   if (values.http === undefined) {
     await serveStdio(server);
@@ -110,6 +116,7 @@ export async function serve(
     options.auth = { ...options.auth, verifyToken: extra.verifyToken };
   }
   if (extra.readiness !== undefined) options.readiness = extra.readiness;
+  if (extra.relay !== undefined) options.relay = extra.relay;
   let http: Awaited<ReturnType<typeof serveHttp>>;
   try {
     http = await serveHttp(server, options);
@@ -121,6 +128,7 @@ export async function serve(
     throw error;
   }
   process.stderr.write(`${server.info.name} serving MCP over HTTP at ${http.url}\n`);
+  extra.onListening?.(http.url);
   await new Promise<void>((resolve) => {
     const stop = (exitCode: number): void => {
       process.exitCode = exitCode;

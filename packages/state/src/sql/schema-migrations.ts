@@ -51,6 +51,11 @@ export const migrations: readonly { version: number; statements: readonly string
       'CREATE INDEX toolshed_tasks_by_expiry ON toolshed_tasks ((created_at + ttl_ms))',
     ],
   },
+  {
+    version: 3,
+    // Where the replica holding a parked call answers, so that a retry reaching another replica is relayed to it.
+    statements: ['ALTER TABLE toolshed_parked_calls ADD COLUMN endpoint TEXT'],
+  },
 ];
 
 /** Applies the migrations not applied yet, in order, in one transaction that holds the migration lock. */

@@ -1,3 +1,5 @@
+import type { AuthInfo } from '../../engine/call-context.ts';
+import type { JsonRpcRequest } from '../../messages/jsonrpc-message.ts';
 import type { HttpAuthOptions } from './auth/http-auth-options.ts';
 
 export interface HttpServeOptions {
@@ -65,6 +67,15 @@ export interface HttpServeOptions {
    * `GET /healthz` answers 200 while the process serves at all. Default: ready.
    */
   readiness?: () => Promise<Readiness>;
+  /**
+   * 2026 era: where a request is to be answered instead of here, for a
+   * replica that holds what it needs (a call parked between its caller's
+   * retries, say). Resolve that replica's endpoint URL and the request is
+   * relayed to it as it came — body, MCP headers and the caller's
+   * `Authorization` — and its answer passed back; resolve undefined to
+   * answer here. A request that was already relayed is never relayed again.
+   */
+  relay?: (request: JsonRpcRequest, auth: AuthInfo | undefined) => Promise<string | undefined>;
 }
 
 /** What `/readyz` answers. */

@@ -9,8 +9,10 @@ import { requireMetaFields } from '../../modern/request-meta.ts';
 import { isModernProtocolVersion } from '../../protocol/protocol-version.ts';
 import type { McpServer } from '../../server/create-mcp-server.ts';
 import { writeJsonMessage, writeJsonRpcError } from './http-error.ts';
+import type { HttpServeOptions } from './http-options.ts';
 import { acceptsOf, decodeMirroredHeader, headerValue } from './http-request-headers.ts';
 import { mcpNameParams } from './mcp-name-params.ts';
+import { relayedHeader, relayRequest } from './request-relay.ts';
 import { SseConnection } from './sse-connection.ts';
 
 /** The HTTP status the 2026 revision gives each JSON-RPC error; the rest travel as 200. */
@@ -82,6 +84,7 @@ export async function serveModernPost(
   headers: Record<string, string>,
   streams: ModernStreams,
   ending: AbortSignal,
+  relay?: HttpServeOptions['relay'],
 ): Promise<void> {
   const fail = (status: number, id: JsonRpcRequest['id'] | null, code: number, message: string, data?: unknown) =>
     writeJsonRpcError(response, status, code, message, headers, id, data);
@@ -127,6 +130,16 @@ export async function serveModernPost(
     return;
   }
 
+  if (relay !== undefined && request.headers[relayedHeader] === undefined) {
+    // A relay that cannot tell (its store is down) answers here: the call then fails there clearly.
+    const target = await relay(message, auth).catch(() => undefined);
+    if (target !== undefined) {
+      const closed = new AbortController();
+      response.once('close', () => closed.abort());
+      await relayRequest(request, response, message, target, headers, closed.signal);
+      return;
+    }
+  }
   const gone = new AbortController();
   let stream: SseConnection | undefined;
   const openStream = (): SseConnection => {

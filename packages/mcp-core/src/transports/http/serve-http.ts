@@ -211,6 +211,7 @@ export async function serveHttp(mcpServer: McpServer, options: HttpServeOptions 
         corsHeaders(request),
         modernStreams,
         ending.signal,
+        options.relay,
       );
     } finally {
       inFlightModern -= 1;
