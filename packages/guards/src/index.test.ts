@@ -12,8 +12,11 @@ it('pins the public API: adding to it is a decision', () => {
     'createGuardedLookup',
     'createOutboundFetcher',
     'createRateLimiter',
+    'createUntrustedTextFence',
     'fileSystemToolError',
+    'neutraliseUntrustedText',
     'openVerifiedDirectory',
+    'untrustedLine',
     'walkDirectory',
   ]);
   expect(Object.keys(testing).sort()).toEqual(['startDnsServer']);

@@ -32,6 +32,12 @@ export {
   type RateLimiterOptions,
   type RateWindow,
 } from './rate-limiter.ts';
+export {
+  createUntrustedTextFence,
+  neutraliseUntrustedText,
+  type UntrustedTextFence,
+  untrustedLine,
+} from './untrusted-text-fence.ts';
 export { type DirectoryFileRead, openVerifiedDirectory, type VerifiedDirectory } from './verified-directory.ts';
 export {
   DirectoryListingCache,

@@ -1,8 +1,8 @@
+import { untrustedLine } from '@toolshed/guards';
 import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
-import { untrustedLine } from './untrusted-text-fence.ts';
 
 function mailboxOutput() {
   return z.object({

@@ -1,8 +1,8 @@
+import { untrustedLine } from '@toolshed/guards';
 import { type CallContext, ToolError } from '@toolshed/mcp-core';
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import { addressListText } from './mail-address-text.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
-import { untrustedLine } from './untrusted-text-fence.ts';
 
 /** The message a change is about, as the user will be shown it. */
 export interface ChangeTarget {

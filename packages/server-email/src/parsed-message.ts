@@ -1,6 +1,6 @@
+import { untrustedLine } from '@toolshed/guards';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import type { MailReadingContext } from './mail-reading-context.ts';
-import { untrustedLine } from './untrusted-text-fence.ts';
 
 /** One message as fetched and parsed, with what the server said about it. */
 export interface ParsedMessage {

@@ -1,3 +1,4 @@
+import { createUntrustedTextFence, neutraliseUntrustedText, untrustedLine } from '@toolshed/guards';
 import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { htmlToPlainText } from './html-to-plain-text.ts';
@@ -5,7 +6,6 @@ import type { MailReadingContext } from './mail-reading-context.ts';
 import { mailboxArgument, uidArgument } from './mailbox-arguments.ts';
 import { fetchParsedMessage } from './parsed-message.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
-import { createUntrustedTextFence, neutraliseUntrustedText, untrustedLine } from './untrusted-text-fence.ts';
 
 /**
  * read_message: one message fetched with BODY.PEEK from a mailbox opened

@@ -1,3 +1,4 @@
+import { createUntrustedTextFence, untrustedLine } from '@toolshed/guards';
 import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
 import type { Attachment } from 'mailparser';
 import * as z from 'zod';
@@ -6,7 +7,6 @@ import type { MailReadingContext } from './mail-reading-context.ts';
 import { mailboxArgument, shortText, uidArgument } from './mailbox-arguments.ts';
 import { fetchParsedMessage } from './parsed-message.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
-import { createUntrustedTextFence, untrustedLine } from './untrusted-text-fence.ts';
 
 const maxNameAttempts = 100;
 

@@ -1,3 +1,4 @@
+import { createUntrustedTextFence, untrustedLine } from '@toolshed/guards';
 import { defineTool, structuredResult, type Tool } from '@toolshed/mcp-core';
 import type { FetchMessageObject, ImapFlow, SearchObject } from 'imapflow';
 import * as z from 'zod';
@@ -8,7 +9,6 @@ import { mailboxArgument, shortText } from './mailbox-arguments.ts';
 import { decodePartStart, firstTextPart, hasAttachments, type TextPart } from './message-structure.ts';
 import { sessionIndependentFlags } from './parsed-message.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
-import { createUntrustedTextFence, untrustedLine } from './untrusted-text-fence.ts';
 
 const snippetCharacters = 160;
 // Enough raw bytes for a snippet even from base64 or an HTML part's markup.

@@ -1,5 +1,10 @@
+import { neutraliseUntrustedText, untrustedLine } from '@toolshed/guards';
 import * as z from 'zod';
-import { alertLine, neutraliseAlertText } from './alert-text-fence.ts';
+
+/** A one-line field of an alert (an event, an area): cleaned, line breaks as spaces. */
+function alertLine(text: string | null): string | null {
+  return text === null ? null : untrustedLine(text).trim();
+}
 
 /**
  * One alert as every source's answer gives it: CAP's fields (NWS and
@@ -55,7 +60,7 @@ function rank(severity: string | null): number {
 
 function longText(text: string | null): string | null {
   if (text === null) return null;
-  const clean = neutraliseAlertText(text).trim();
+  const clean = neutraliseUntrustedText(text).trim();
   return clean.length > maxTextLength ? `${clean.slice(0, maxTextLength)}…` : clean;
 }
 

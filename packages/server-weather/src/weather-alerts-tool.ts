@@ -1,8 +1,8 @@
+import { createUntrustedTextFence, type UntrustedTextFence } from '@toolshed/guards';
 import { defineTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { alertRowOutput } from './alert-rows.ts';
 import { alertsAt } from './alert-sources.ts';
-import { type AlertTextFence, createAlertTextFence } from './alert-text-fence.ts';
 import { withinCallTimeLimit } from './call-time-limit.ts';
 import { freshnessOutput, locationArguments, locationOutput } from './location-arguments.ts';
 import { resolveLocation } from './resolve-location.ts';
@@ -14,7 +14,7 @@ import type { WeatherServerContext } from './weather-server-context.ts';
  * The result's text: the summary, in the server's words, then the alerts —
  * third-party text — inside this call's fence, then the rest as JSON.
  */
-function fencedText(result: Record<string, unknown>, fence: AlertTextFence): string {
+function fencedText(result: Record<string, unknown>, fence: UntrustedTextFence): string {
   const { alerts, ...rest } = result;
   const rows = Array.isArray(alerts) ? alerts : [];
   if (rows.length === 0) return JSON.stringify(result);
@@ -73,7 +73,7 @@ export function createWeatherAlertsTool(context: WeatherServerContext): Tool {
       withinCallTimeLimit(context.callTimeLimitMs, call.signal, async (signal) => {
         const location = await resolveLocation(context, args, signal);
         const answer = await alertsAt(context, location, signal);
-        const fence = createAlertTextFence();
+        const fence = createUntrustedTextFence('alerts', 'weather services');
         return weatherResult(answer.data, location, answer.cached, answer.timezone, [], (result) =>
           fencedText(result, fence),
         );
