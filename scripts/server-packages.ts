@@ -37,7 +37,7 @@ export const serverPackages: readonly ServerPackage[] = [
   },
   {
     directory: 'packages/server-weather',
-    description: 'Weather, forecasts and air quality from Open-Meteo, and US alerts from NWS',
+    description: 'Weather, forecasts, history and air quality from Open-Meteo; alerts for the US, Canada and Europe',
     cli: ['src/weather-cli.ts', 'weatherCli'],
     displayName: 'Toolshed Weather',
   },
