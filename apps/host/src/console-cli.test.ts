@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { openStateStore } from '@toolshed/state';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
@@ -194,9 +195,14 @@ describe('toolshed serve --console', () => {
       };
       expect(result.isError).toBeFalsy();
       await client.close();
-      await expect
-        .poll(() => readFileSync(join(state, 'toolshed', 'audit.jsonl'), 'utf8'))
-        .toMatch(/"caller":"token-user\/1 as admin"/);
+      const store = await openStateStore({ location: join(state, 'toolshed', 'state.db') });
+      try {
+        await expect
+          .poll(async () => (await store.audit.query({ limit: 10 })).records.map((record) => record.caller))
+          .toContain('token-user/1 as admin');
+      } finally {
+        await store.close();
+      }
       await expect(connect('tsc_not-a-console-token-at-all')).rejects.toThrow(/401|Unauthorized|not valid/i);
 
       const base = served.consoleUrl;

@@ -100,9 +100,9 @@ export interface Host {
   close(): Promise<void>;
 }
 
-function auditPathOf(options: HostOptions, env: NodeJS.ProcessEnv | undefined): string | undefined {
-  if (!options.audit.enabled) return undefined;
-  return options.audit.path ?? join(stateDirectory(env), 'audit.jsonl');
+/** The JSONL file calls are also written to: only when the config names one (the state store is the record). */
+function auditPathOf(options: HostOptions): string | undefined {
+  return options.audit.enabled ? options.audit.path : undefined;
 }
 
 function instructionsFor(config: HostConfig): string {
@@ -123,7 +123,7 @@ function instructionsFor(config: HostConfig): string {
 export function createHost(config: HostConfig, options: CreateHostOptions = {}): Host {
   const log = options.log ?? ((line: string) => process.stderr.write(`toolshed: ${line}\n`));
   let settings = config.options;
-  let auditPath = auditPathOf(settings, options.env);
+  let auditPath = auditPathOf(settings);
   const openAudit = (path: string | undefined) =>
     path === undefined
       ? undefined
@@ -266,7 +266,7 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
       });
       const stopping = upstreams.filter((upstream) => !following.includes(upstream));
       summary.removed = [...previous.keys()];
-      const nextAuditPath = auditPathOf(next.options, options.env);
+      const nextAuditPath = auditPathOf(next.options);
       const auditChanged = nextAuditPath !== auditPath || !isDeepStrictEqual(next.options.audit, settings.audit);
       settings = next.options;
       shelf.list(settings.toolList, searchTools);

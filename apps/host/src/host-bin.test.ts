@@ -6,6 +6,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontext
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { recordMessages, spawnHttpServer } from '@toolshed/mcp-core/testing';
+import { openStateStore } from '@toolshed/state';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingServer, scriptedServer } from './__fixtures__/host-harness.ts';
@@ -252,9 +253,12 @@ describe('toolshed bin', () => {
     await expect.poll(() => processesInGroups(groups), { timeout: 5000 }).toEqual([]);
     await expect.poll(() => children.filter((child) => alive(child.pid)), { timeout: 5000 }).toEqual([]);
     expect(alive(hostPid)).toBe(false);
-    expect(readFileSync(join(directory, 'state', 'toolshed', 'audit.jsonl'), 'utf8')).toMatch(
-      /"tool":"everything_get-sum"/,
-    );
+    const store = await openStateStore({ location: join(directory, 'state', 'toolshed', 'state.db') });
+    try {
+      expect((await store.audit.query({ tool: 'everything_get-sum', outcome: 'ok', limit: 1 })).matching).toBe(1);
+    } finally {
+      await store.close();
+    }
   });
 
   it('reloads when its config file changes and on SIGHUP, and clients see the new tools', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
@@ -14,6 +14,7 @@ import {
   serviceGate,
   spawnHttpServer,
 } from '@toolshed/mcp-core/testing';
+import { openStateStore } from '@toolshed/state';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NginxAccessEntry } from './__fixtures__/nginx-load-balancer-config.ts';
@@ -179,20 +180,28 @@ describe.runIf(nginxInstalled)('three replicas of the host behind nginx', () => 
     for (const [asked, answered] of pairs) expect(asked).not.toBe(answered);
     // Every replica opened a requestState another replica sealed.
     expect(new Set(pairs.map(([, answered]) => answered))).toEqual(new Set(addresses));
-    // Each replica's audit log shows the approved call it ran.
-    await expect
-      .poll(() =>
-        [1, 2, 3].map((replica) => {
-          const path = join(directory, `replica-${replica}`, 'toolshed', 'audit.jsonl');
-          return existsSync(path)
-            ? readFileSync(path, 'utf8')
-                .split('\n')
-                .filter((line) => line.includes('"tool":"sql_list_tables"') && line.includes('"approval":"approved"'))
-                .length
-            : 0;
-        }),
-      )
-      .toEqual([1, 1, 1]);
+    // Each replica's own store records the approved call it ran.
+    const stores = await Promise.all(
+      [1, 2, 3].map((replica) =>
+        openStateStore({ location: join(directory, `replica-${replica}`, 'toolshed', 'state.db') }),
+      ),
+    );
+    try {
+      await expect
+        .poll(() =>
+          Promise.all(
+            stores.map(
+              async (store) =>
+                (await store.audit.query({ tool: 'sql_list_tables', limit: 10 })).records.filter(
+                  (record) => record.approval === 'approved' && record.outcome === 'ok',
+                ).length,
+            ),
+          ),
+        )
+        .toEqual([1, 1, 1]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
   });
 
   it('keeps 2025-era sessions on the replica their id names, across many calls, with SDK v1 and v2', async () => {

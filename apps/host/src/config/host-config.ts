@@ -27,7 +27,7 @@ export type HostOptions = {
   separator: string;
   audit: {
     enabled: boolean;
-    /** Default `$XDG_STATE_HOME/toolshed/audit.jsonl` or `~/.local/state/toolshed/audit.jsonl`. */
+    /** A JSONL file each call's line is also written to, for people who tail it; none by default (the store is the record). */
     path?: string | undefined;
     /** Size at which the log rotates. Default 10 MiB. */
     maxBytes: number;
