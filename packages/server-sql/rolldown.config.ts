@@ -4,8 +4,8 @@ import { defineConfig, type RolldownOptions } from 'rolldown';
 const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
 
 // The library entry and the query process stay unbundled against their
-// dependencies, so a host that mounts several servers shares one mcp-core and
-// one zod. The bin is one file with mcp-core and zod inlined: Node loads one
+// dependencies, so a host that mounts several servers shares one mcp-core, one
+// guards and one zod. The bin is one file with them inlined: Node loads one
 // module instead of some 160 when an MCP client starts it.
 // Database drivers stay packages of their own: better-sqlite3 is native, libpg-query loads its WebAssembly
 // from beside its module, node-sql-parser's MariaDB grammar is loaded by path, and the others are loaded only
@@ -23,7 +23,7 @@ const config: RolldownOptions[] = defineConfig([
   {
     input: { index: 'src/index.ts', 'query-process': 'src/query-process.ts' },
     platform: 'node',
-    external: [/^node:/, /^@toolshed\/mcp-core/, /^zod/, ...databaseDrivers],
+    external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, ...databaseDrivers],
     output,
   },
   ...binBundleBuilds({ bin: 'toolshed-sql', entry: 'src/cli.ts', external: databaseDrivers }),

@@ -3,6 +3,8 @@ import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptio
 import { checkDatabaseSources, parseDatabaseSpecs } from './database-files.ts';
 import { createDescribeTableTool } from './describe-table-tool.ts';
 import { createExplainQueryTool } from './explain-query-tool.ts';
+import { ExportDirectory } from './export-directory.ts';
+import { createExportQueryTool } from './export-query-tool.ts';
 import { lazySqlDatabase } from './lazy-sql-database.ts';
 import { createListTablesTool } from './list-tables-tool.ts';
 import { mysqlConnectionSettings } from './mysql/mysql-connection-options.ts';
@@ -84,6 +86,8 @@ interface ServedTools {
   adHoc: boolean;
   schemaTools: boolean;
   vetted: { source: string; statements: VettedStatement[] } | undefined;
+  /** Where export_query writes, when the operator gave an export directory (and ad-hoc SQL is on). */
+  exports: ExportDirectory | undefined;
 }
 
 function instructionsFor(context: SqlServerContext, served: ServedTools): string {
@@ -98,7 +102,10 @@ function instructionsFor(context: SqlServerContext, served: ServedTools): string
       databases +
       vetted +
       `Use ${served.schemaTools ? 'list_tables, then describe_table, then ' : ''}query with one SELECT per call and values in params. ` +
-      `${caps} (explain_query shows why a query is slow).`
+      `${caps} (explain_query shows why a query is slow).` +
+      (served.exports === undefined
+        ? ''
+        : ' For a whole result too big to read, export_query writes it to a new CSV or JSONL file instead.')
     );
   }
   return `${databases}Each tool runs one vetted query; pass its parameters. ${caps}.`;
@@ -109,6 +116,7 @@ function serverFor(context: SqlServerContext, served: ServedTools, checked: Prom
   const tools = [
     ...(served.schemaTools ? [createListTablesTool(context), createDescribeTableTool(context)] : []),
     ...(served.adHoc ? [createQueryTool(context), createExplainQueryTool(context)] : []),
+    ...(served.adHoc && served.exports !== undefined ? [createExportQueryTool(context, served.exports)] : []),
     ...(served.vetted?.statements ?? []).map((statement) => createVettedTool(context, statement, checked)),
   ];
   if (tools.length === 0) {
@@ -135,8 +143,9 @@ function contextFor(input: SqlServerOptions): { context: SqlServerContext; serve
   if (options.toolset !== undefined && options.tools === undefined) {
     throw new LocalError('config_invalid', `--toolset ${options.toolset} needs a tools file (--tools FILE)`);
   }
-  // Read before any database is opened, so that a mistake in it leaves nothing to close.
+  // Read before any database is opened, so that a mistake in them leaves nothing to close.
   const loaded = options.tools === undefined ? undefined : loadToolsFile(options.tools);
+  const exports = options.exportDirectory === undefined ? undefined : new ExportDirectory(options.exportDirectory);
   const databases = openDatabases(options);
   const context: SqlServerContext = {
     databases: new Map(databases.map((database) => [database.name, database])),
@@ -148,7 +157,7 @@ function contextFor(input: SqlServerOptions): { context: SqlServerContext; serve
       loaded === undefined
         ? undefined
         : { source: loaded.source, statements: vettedStatements(context, loaded, options.toolset) };
-    return { context, served: { adHoc: options.adHoc, schemaTools: options.schemaTools, vetted } };
+    return { context, served: { adHoc: options.adHoc, schemaTools: options.schemaTools, vetted, exports } };
   } catch (error) {
     for (const database of databases) database.close().catch(() => {});
     throw error;
@@ -165,7 +174,8 @@ function checkServedStatements(context: SqlServerContext, served: ServedTools): 
 /**
  * A read-only SQL server over SQLite files and PostgreSQL and MySQL/MariaDB
  * databases: list_tables, describe_table, query and explain_query, and a
- * schema resource per database. A runaway statement is stopped where it
+ * schema resource per database; with `exportDirectory`, export_query writes
+ * whole results to new files there. A runaway statement is stopped where it
  * runs (SQLite: its query process is killed; servers: cancelled on the
  * server), so it never holds the server. Closing the server ends every
  * process and connection.

@@ -20,7 +20,45 @@ export type QueryRequest =
   | { kind: 'explain'; database: string; sql: string }
   | ({ kind: 'list_tables'; database: string } & TableListing)
   | { kind: 'describe_table'; database: string; table: string }
-  | { kind: 'schema_text'; database: string };
+  | { kind: 'schema_text'; database: string }
+  | ExportRequest;
+
+/** The file formats export_query writes. */
+export type ExportFormat = 'csv' | 'jsonl';
+
+/** What an export is held to: its own caps, far above a query's, and how much of it the answer shows. */
+export interface ExportLimits {
+  maxRows: number;
+  maxBytes: number;
+  /** Rows the answer shows at most, and the bytes of JSON they may take. */
+  previewRows: number;
+  previewBytes: number;
+  /** BLOBs in the shown rows past this many bytes are shown by their length only, as in a query's result. */
+  previewBlobBytes: number;
+}
+
+/**
+ * The temporary file an export writes into: the server made it (new,
+ * inside the export directory) and names it by path and by what it is,
+ * so that whoever opens it to write can check that it opened that file.
+ */
+export interface ExportFileTarget {
+  path: string;
+  /** `st_dev` and `st_ino` of the file, in decimal. */
+  device: string;
+  inode: string;
+}
+
+/** Runs a reader statement and writes its whole result into `file`; answers what was written. */
+export interface ExportRequest {
+  kind: 'export';
+  database: string;
+  sql: string;
+  params: SqlParameters | undefined;
+  format: ExportFormat;
+  file: ExportFileTarget;
+  limits: ExportLimits;
+}
 
 /**
  * Which tables and views list_tables wants: those whose name matches `name`
@@ -58,7 +96,13 @@ export interface ReaderCheckRequest {
 }
 
 /** Why a request was refused or failed, in words a model can act on. */
-export type QueryFailureCode = 'not_a_read' | 'sql_error' | 'unknown_table' | 'database_unavailable';
+export type QueryFailureCode =
+  | 'not_a_read'
+  | 'sql_error'
+  | 'unknown_table'
+  | 'database_unavailable'
+  | 'export_cap'
+  | 'export_failed';
 
 export type QueryResponse =
   | { id: number; ok: true; json: string }

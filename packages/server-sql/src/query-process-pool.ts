@@ -53,16 +53,25 @@ export class QueryProcessPool {
     process.once('exit', this.#killAll);
   }
 
-  /** Runs a request in a query process, which is killed when the time limit passes or the call is cancelled. */
+  /**
+   * Runs a request in a query process, which is killed when the time limit
+   * passes (the pool's, or the one given: an export's) or the call is
+   * cancelled.
+   */
   async run(
     request: QueryRequest | ReaderCheckRequest,
     signal: AbortSignal,
     progress?: CallContext['progress'],
+    timeLimit: StatementTimeLimit = this.#options.timeLimit,
   ): Promise<QueryResponse> {
+    const cancelled = () => (signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+    if (signal.aborted) throw cancelled();
     const queryProcess = await this.#acquire(signal);
     let settled = false;
     try {
       await queryProcess.ready;
+      // Cancelled while a new process started: its abort came before anyone listened for it.
+      if (signal.aborted) throw cancelled();
       return await new Promise<QueryResponse>((resolve, reject) => {
         const id = this.#nextId++;
         const finish = (outcome: () => void) => {
@@ -82,8 +91,8 @@ export class QueryProcessPool {
             this.#discard(queryProcess);
             reject(error);
           });
-        const onAbort = () => kill(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
-        const stopClock = this.#options.timeLimit.start(kill, progress);
+        const onAbort = () => kill(cancelled());
+        const stopClock = timeLimit.start(kill, progress);
         queryProcess.onExit = (reason) =>
           finish(() =>
             reject(

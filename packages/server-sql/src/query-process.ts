@@ -14,6 +14,7 @@ import { openReadOnlyConnection } from './read-only-connection.ts';
 import { prepareReader } from './reader-statement.ts';
 import { describeTableAsJson, queryPlanAsJson, schemaText } from './schema-introspection.ts';
 import { readRowsAsJson } from './sql-rows.ts';
+import { exportSqliteRows } from './sqlite-export.ts';
 import { listSqliteTablesAsJson } from './sqlite-table-listing.ts';
 import { StatementCache } from './statement-cache.ts';
 
@@ -59,6 +60,8 @@ function answer(request: QueryRequest | ReaderCheckRequest): string {
   switch (request.kind) {
     case 'query':
       return readRowsAsJson(statements.reader(request.sql), request.params, request.limits);
+    case 'export':
+      return exportSqliteRows(statements.reader(request.sql), request);
     case 'explain':
       prepareReader(connection, request.sql);
       return queryPlanAsJson(connection, request.sql);
@@ -77,7 +80,9 @@ function respond(id: number, request: QueryRequest | ReaderCheckRequest): QueryR
   try {
     return { id, ok: true, json: answer(request) };
   } catch (error) {
-    if (request.kind === 'query') connections.get(request.database)?.statements.forget(request.sql);
+    if (request.kind === 'query' || request.kind === 'export') {
+      connections.get(request.database)?.statements.forget(request.sql);
+    }
     if (error instanceof QueryFailure) return { id, ok: false, code: error.code, message: error.message };
     const message = (error as Error).message ?? String(error);
     return { id, ok: false, code: 'sql_error', message: `SQLite error: ${message}` };

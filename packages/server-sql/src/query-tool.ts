@@ -1,7 +1,7 @@
 import { defineTool, onFirstUse, structuredResult, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { checkedText } from './checked-text.ts';
-import type { SqlEngineKind } from './sql-engine.ts';
+import { parametersArgument } from './sql-parameters-argument.ts';
 import {
   chosenDatabase,
   databaseArgument,
@@ -10,8 +10,6 @@ import {
   type SqlServerContext,
 } from './sql-server-context.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
-
-const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 /** The `query` tool's result, as advertised in its outputSchema; built once, shared with the vetted tools. */
 export const queryOutput: () => z.ZodObject = onFirstUse(() =>
@@ -37,22 +35,6 @@ export const queryOutput: () => z.ZodObject = onFirstUse(() =>
   }),
 );
 
-const positionalForms: Record<SqlEngineKind, string> = { sqlite: '?', postgres: '$1, $2…', mysql: '?' };
-
-/** How params are written, for the engines this server holds: each engine binds its own way. */
-function parameterDescription(engines: ReadonlySet<SqlEngineKind>): string {
-  const named = ', {} for :name/@name/$name (keys without prefix)';
-  if (engines.size === 1 && engines.has('sqlite')) return `[] for ?${named}`;
-  const positional = [
-    ...new Set(
-      (['sqlite', 'postgres', 'mysql'] as const)
-        .filter((engine) => engines.has(engine))
-        .map((engine) => positionalForms[engine]),
-    ),
-  ];
-  return `[] for ${positional.join(' or ')}${engines.has('sqlite') ? named.replace('(', '(SQLite; ') : ''}`;
-}
-
 export function createQueryTool(context: SqlServerContext): Tool {
   const { maxRows, maxSqlLength } = context.limits;
   const engines = enginesOf(context);
@@ -67,21 +49,7 @@ export function createQueryTool(context: SqlServerContext): Tool {
     input: z.object({
       database: databaseArgument(context),
       sql: checkedText(maxSqlLength),
-      params: z
-        // Sizes are checked, not advertised: a model never comes near them, and each costs tokens on every turn.
-        .union([
-          z.array(parameterValue).refine((values) => values.length <= 999, 'at most 999 values'),
-          z
-            .record(z.string(), parameterValue)
-            // JSON keys are strings whatever the schema says: `propertyNames` would only cost tokens.
-            .meta({ propertyNames: undefined })
-            .refine(
-              (named) => Object.keys(named).every((name) => name.length <= 128),
-              'names of 128 characters at most',
-            ),
-        ])
-        .optional()
-        .describe(parameterDescription(engines)),
+      params: parametersArgument(engines),
       max_rows: z.number().int().min(1).max(maxRows).default(Math.min(100, maxRows)),
     }),
     output: queryOutput,

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectInMemory } from '@toolshed/mcp-core/testing';
@@ -188,5 +198,105 @@ describe('the connection behind the gate', () => {
       connection.close();
     }
     expect(digest(sample.path)).toBe(digestBefore);
+  });
+});
+
+/**
+ * export_query writes, but only new files inside the export directory. Every
+ * way we know to make it write elsewhere, replace a file or write what the
+ * gate refuses is an isError; afterwards the export directory holds only
+ * what it held, nothing appeared outside it, and the database is unchanged.
+ */
+describe('export attack suite: nothing is written outside the export directory or over a file', () => {
+  let root: string;
+  let exportDirectory: string;
+  let outside: string;
+  let exportServer: ReturnType<typeof createSqlServer>;
+  let exportClient: Client;
+  let exportDirectoryBefore: string[];
+
+  const listing = (directory: string): string[] =>
+    readdirSync(directory, { recursive: true, withFileTypes: true })
+      .map(
+        (entry) =>
+          `${join(entry.parentPath, entry.name)}${entry.isSymbolicLink() ? ` -> ${readlinkSync(join(entry.parentPath, entry.name))}` : ''}`,
+      )
+      .sort();
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'toolshed-sql-export-attacks-'));
+    exportDirectory = join(root, 'exports');
+    outside = join(root, 'outside');
+    mkdirSync(exportDirectory);
+    mkdirSync(outside);
+    writeFileSync(join(exportDirectory, 'existing.csv'), 'keep me\n');
+    writeFileSync(join(outside, 'victim.csv'), 'keep me too\n');
+    symlinkSync(outside, join(exportDirectory, 'escape'));
+    symlinkSync(join(outside, 'planted.csv'), join(exportDirectory, 'dangling.csv'));
+    symlinkSync(join(outside, 'victim.csv'), join(exportDirectory, 'victim-link.csv'));
+    exportDirectoryBefore = listing(root);
+    exportServer = createSqlServer({ databases: sample.path, exportDirectory });
+    exportClient = new Client({ name: 'attacker', version: '1' });
+    await connectInMemory(exportServer, exportClient);
+  });
+
+  afterAll(async () => {
+    await exportClient.close();
+    await exportServer.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function exportTo(file: string, sql = 'SELECT * FROM customers') {
+    return (await exportClient.callTool({ name: 'export_query', arguments: { sql, format: 'csv', file } })) as {
+      content: { type: string; text: string }[];
+      isError?: boolean;
+    };
+  }
+
+  // [attack, file, sql, what the refusal must say]
+  const exportAttacks: [string, () => string, string | undefined, RegExp][] = [
+    ['path traversal with ..', () => '../outside/stolen.csv', undefined, /has a "\.\." part/],
+    ['traversal hidden in a subdirectory', () => 'escape/../../stolen.csv', undefined, /has a "\.\." part/],
+    ['traversal with backslashes', () => '..\\stolen.csv', undefined, /has a "\.\." part/],
+    ['an absolute path outside', () => join(outside, 'stolen.csv'), undefined, /is outside the export directory/],
+    ['an absolute path to a system file', () => '/etc/passwd', undefined, /is outside the export directory/],
+    ['the home directory', () => '~/stolen.csv', undefined, /is outside the export directory/],
+    [
+      'a symbolic link in the export directory to a directory outside',
+      () => 'escape/stolen.csv',
+      undefined,
+      /leads outside the export directory through a symbolic link/,
+    ],
+    ['a dangling link to a file outside', () => 'dangling.csv', undefined, /already exists/],
+    ['a link to an existing file outside', () => 'victim-link.csv', undefined, /already exists/],
+    ['an existing file', () => 'existing.csv', undefined, /already exists, and exports never replace a file/],
+    ['the export directory itself', () => '.', undefined, /already exists/],
+    ['a directory name', () => 'reports/', undefined, /names a directory/],
+    ['a NUL character', () => 'a\u0000.csv', undefined, /NUL character/],
+    ['a name longer than a file system takes', () => `${'x'.repeat(300)}.csv`, undefined, /longer than 255 bytes/],
+    ['a Windows path', () => 'C:\\stolen.csv', undefined, /Windows path/],
+    ['a statement the gate refuses', () => 'refused.csv', 'PRAGMA query_only = 0', onlyReads],
+    ['two statements', () => 'two.csv', 'SELECT 1; DROP TABLE customers', oneStatement],
+    ['a write', () => 'write.csv', "INSERT INTO audit VALUES ('a', 'b') RETURNING *", onlyReads],
+    ['a write in a CTE', () => 'cte.csv', 'WITH x AS (SELECT 1) DELETE FROM orders', onlyReads],
+    ['ATTACH of another file', () => 'attach.csv', `ATTACH DATABASE '${join(tmpdir(), 'x.db')}' AS other`, onlyReads],
+    ['VACUUM INTO a file', () => 'vacuum.csv', `VACUUM INTO '${join(tmpdir(), 'x.db')}'`, onlyReads],
+  ];
+
+  it.each(exportAttacks)('%s', async (_attack, file, sql, refusal) => {
+    const result = await exportTo(file(), sql);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(refusal);
+  });
+
+  it('leaves the export directory, the directory outside and the database as they were', async () => {
+    expect(listing(root)).toEqual(exportDirectoryBefore);
+    expect(readFileSync(join(exportDirectory, 'existing.csv'), 'utf8')).toBe('keep me\n');
+    expect(readFileSync(join(outside, 'victim.csv'), 'utf8')).toBe('keep me too\n');
+    expect(digest(sample.path)).toBe(digestBefore);
+    // And it still writes where it may.
+    const allowed = await exportTo('allowed.csv');
+    expect(allowed.isError, allowed.content[0]?.text).toBeUndefined();
+    expect(readdirSync(exportDirectory)).toContain('allowed.csv');
   });
 });

@@ -44,12 +44,16 @@ describe('sql server options', () => {
       maxConcurrentQueries: 4,
       maxSqlLength: 100_000,
       maxTables: 200,
+      maxExportRows: 10_000_000,
+      maxExportBytes: 1_073_741_824,
+      exportTimeoutMs: 600_000,
     });
   });
 
   it('starts a server from every option', async () => {
     const server = createSqlServer({
       databases: { shop: sample.path },
+      exportDirectory: sample.directory,
       limits: {
         maxRows: 10,
         maxResultBytes: 2000,
@@ -58,6 +62,9 @@ describe('sql server options', () => {
         maxConcurrentQueries: 1,
         maxSqlLength: 500,
         maxTables: 20,
+        maxExportRows: 1000,
+        maxExportBytes: 100_000,
+        exportTimeoutMs: 5000,
       },
     });
     await server.close();

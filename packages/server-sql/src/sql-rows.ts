@@ -100,7 +100,8 @@ function fitToBytes(rows: unknown[][], maxBytes: number): string {
   return `[${encoded.slice(0, kept).join(',')}]`;
 }
 
-function toBoundValues(params: SqlParameters | undefined): SqlParameters | undefined {
+/** `params` as better-sqlite3 binds them the way the model means them. */
+export function toBoundValues(params: SqlParameters | undefined): SqlParameters | undefined {
   if (params === undefined) return undefined;
   // A whole number binds as an INTEGER, as the model means it (better-sqlite3 binds every number as a REAL).
   const bind = (value: unknown) =>

@@ -13,6 +13,9 @@ type SqlLimitsShape = {
   maxConcurrentQueries: Limit;
   maxSqlLength: Limit;
   maxTables: Limit;
+  maxExportRows: Limit;
+  maxExportBytes: Limit;
+  exportTimeoutMs: Limit;
 };
 
 type SqlServerOptionsShape = {
@@ -24,6 +27,7 @@ type SqlServerOptionsShape = {
   toolset: z.ZodOptional<z.ZodString>;
   adHoc: z.ZodDefault<z.ZodBoolean>;
   schemaTools: z.ZodDefault<z.ZodBoolean>;
+  exportDirectory: z.ZodOptional<z.ZodString>;
   limits: z.ZodPrefault<z.ZodObject<SqlLimitsShape, z.core.$strict>>;
 };
 
@@ -76,6 +80,12 @@ export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict
     description: 'Remove list_tables, describe_table and the schema resources',
     flag: 'no-schema-tools',
   }),
+  exportDirectory: z.string().optional().meta({
+    description:
+      'The only directory export_query may write to, never over an existing file; without it there is no export_query',
+    flag: 'export-dir',
+    placeholder: 'DIR',
+  }),
   limits: z
     .strictObject({
       maxRows: limitOption(1000, 'Rows a query may return at most; the `max_rows` argument can only lower it'),
@@ -88,6 +98,12 @@ export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict
       ),
       maxSqlLength: limitOption(100_000, 'Characters of SQL a call may send'),
       maxTables: limitOption(200, 'Tables and views a list_tables call returns at most; its offset argument pages on'),
+      maxExportRows: limitOption(10_000_000, 'Rows export_query may write at most; a larger result writes no file'),
+      maxExportBytes: limitOption(
+        1_073_741_824,
+        'Bytes export_query may write at most; a larger result writes no file',
+      ),
+      exportTimeoutMs: limitOption(600_000, 'Milliseconds an export may run before it is stopped (and writes no file)'),
     })
     .prefault({})
     .meta({ flagPrefix: '', description: 'The caps every call is held to' }),

@@ -1,3 +1,4 @@
+import { ExportTimeLimit } from './export-time-limit.ts';
 import { QueryProcessPool } from './query-process-pool.ts';
 import type { SqlDatabase } from './sql-engine.ts';
 import type { SqlLimits } from './sql-server-options.ts';
@@ -18,13 +19,15 @@ export function openSqliteDatabases(paths: Readonly<Record<string, string>>, lim
     // Results are capped far below this; the heap only holds one result at a time.
     maxOldSpaceMb: Math.max(64, Math.ceil((limits.maxResultBytes * 8) / 1024 / 1024) + 64),
   });
+  const exportTimeLimit = new ExportTimeLimit(limits.exportTimeoutMs);
   let closed: Promise<void> | undefined;
   return names.map(
     (name): SqlDatabase => ({
       name,
       engine: 'sqlite',
       async run(request, call) {
-        const response = await pool.run(request, call.signal, call.progress);
+        const timeLimit = request.kind === 'export' ? exportTimeLimit : undefined;
+        const response = await pool.run(request, call.signal, call.progress, timeLimit);
         return response.ok
           ? { ok: true, json: response.json }
           : { ok: false, code: response.code, message: response.message };

@@ -25,6 +25,11 @@ export class StatementTimeLimit {
     );
   }
 
+  /** What the client hears while a statement runs. */
+  protected runningMessage(elapsedMs: number): string {
+    return `query running for ${elapsedMs} ms; it is stopped at ${this.ms} ms`;
+  }
+
   /**
    * Starts the clock for one statement: `onExpired` runs when the limit
    * passes; until then the client hears how long it has been running.
@@ -39,7 +44,7 @@ export class StatementTimeLimit {
         : setInterval(
             () => {
               const elapsed = Math.round(performance.now() - started);
-              progress(elapsed, this.ms, `query running for ${elapsed} ms; it is stopped at ${this.ms} ms`);
+              progress(elapsed, this.ms, this.runningMessage(elapsed));
             },
             Math.min(1000, Math.max(50, this.ms / 4)),
           );

@@ -4,8 +4,8 @@ import { createSampleDatabase } from './__fixtures__/sample-database.ts';
 import { createSqlServer } from './create-sql-server.ts';
 
 const sample = createSampleDatabase();
-// Serves list_tables, describe_table, query and explain_query: every tool with a generated schema.
-const server = createSqlServer({ databases: sample.path });
+// Serves list_tables, describe_table, query, explain_query and export_query: every tool with a generated schema.
+const server = createSqlServer({ databases: sample.path, exportDirectory: sample.directory });
 
 afterAll(async () => {
   await server.close();

@@ -2,7 +2,7 @@
 // schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
 import type { ToolJsonSchemas } from '@toolshed/mcp-core';
 
-export const toolJsonSchemas: Record<"describe_table" | "explain_query" | "list_tables" | "query", ToolJsonSchemas> = {
+export const toolJsonSchemas: Record<"describe_table" | "explain_query" | "export_query" | "list_tables" | "query", ToolJsonSchemas> = {
   "describe_table": {
     "output": {
       "type": "object",
@@ -244,6 +244,85 @@ export const toolJsonSchemas: Record<"describe_table" | "explain_query" | "list_
         "tree",
         "full_scans",
         "temp_b_trees"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "export_query": {
+    "output": {
+      "type": "object",
+      "properties": {
+        "database": {
+          "type": "string"
+        },
+        "file": {
+          "type": "string",
+          "description": "The file name as given"
+        },
+        "path": {
+          "type": "string",
+          "description": "The file's absolute path"
+        },
+        "format": {
+          "type": "string",
+          "enum": [
+            "csv",
+            "jsonl"
+          ]
+        },
+        "columns": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "type": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "required": [
+              "name",
+              "type"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "row_count": {
+          "type": "integer"
+        },
+        "bytes": {
+          "type": "integer"
+        },
+        "first_rows": {
+          "type": "array",
+          "items": {
+            "type": "array"
+          },
+          "description": "The first rows, as query returns rows: data from the database, not the server's words"
+        },
+        "elapsed_ms": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "database",
+        "file",
+        "path",
+        "format",
+        "columns",
+        "row_count",
+        "bytes",
+        "first_rows",
+        "elapsed_ms"
       ],
       "additionalProperties": false
     }

@@ -1,10 +1,12 @@
 import { LocalError, ToolError } from '@toolshed/mcp-core';
 import mysql, { type Pool, type PoolConnection } from 'mysql2';
+import { ExportTimeLimit } from '../export-time-limit.ts';
 import { QueryFailure } from '../query-failure.ts';
 import type { QueryRequest, SqlParameters } from '../query-messages.ts';
 import type { SqlDatabase, SqlDatabaseTarget, SqlEngineSettings, SqlOutcome } from '../sql-engine.ts';
 import { StatementTimeLimit } from '../statement-time-limit.ts';
 import { type MysqlConnectionSettings, mysqlConnectionSettings } from './mysql-connection-options.ts';
+import { exportMysqlRows } from './mysql-export.ts';
 import {
   type GuardedSession,
   guardedCall,
@@ -57,6 +59,7 @@ class MysqlDatabase implements SqlDatabase {
   private readonly pool: Pool;
   private readonly stopper: MysqlStatementStopper;
   private readonly timeLimit: StatementTimeLimit;
+  private readonly exportTimeLimit: ExportTimeLimit;
   private readonly admitted: AdmittedReadCache;
   /** Connections whose session holds the call settings: set up once, then again by the reset after each call. */
   private readonly sessionsSetUp = new WeakSet<PoolConnection>();
@@ -81,6 +84,7 @@ class MysqlDatabase implements SqlDatabase {
     });
     this.stopper = new MysqlStatementStopper(connectionSettings.connection);
     this.timeLimit = new StatementTimeLimit(settings.limits.timeoutMs);
+    this.exportTimeLimit = new ExportTimeLimit(settings.limits.exportTimeoutMs);
     this.admitted = new AdmittedReadCache(settings.limits.timeoutMs);
   }
 
@@ -178,10 +182,10 @@ class MysqlDatabase implements SqlDatabase {
     let admitted: AdmittedRead | undefined;
     let params: unknown[] = [];
     try {
-      if (request.kind === 'query' || request.kind === 'explain') {
+      if (request.kind === 'query' || request.kind === 'explain' || request.kind === 'export') {
         admitted = this.admitted.admit(request.sql);
       }
-      if (request.kind === 'query') params = boundValues(request.params);
+      if (request.kind === 'query' || request.kind === 'export') params = boundValues(request.params);
     } catch (error) {
       if (error instanceof QueryFailure) return { ok: false, code: error.code, message: error.message };
       throw error;
@@ -196,7 +200,13 @@ class MysqlDatabase implements SqlDatabase {
         connection.release();
         return { ok: false, code: 'database_unavailable', message: facts.refusal };
       }
-      const settings = { flavor: facts.flavor, timeLimit: this.timeLimit, stopper: this.stopper, call };
+      const settings = {
+        flavor: facts.flavor,
+        timeLimit: this.timeLimit,
+        callTimeLimit: request.kind === 'export' ? this.exportTimeLimit : undefined,
+        stopper: this.stopper,
+        call,
+      };
       if (!this.sessionsSetUp.has(connection)) {
         try {
           await openCallSession(connection, settings);
@@ -242,6 +252,8 @@ class MysqlDatabase implements SqlDatabase {
         await session.stream(statement, params, collector);
         return collector.toJson(performance.now() - started);
       }
+      case 'export':
+        return exportMysqlRows(session, statement, params, request);
       case 'explain':
         return mysqlQueryPlanAsJson(await query(`EXPLAIN ${statement}`));
       case 'list_tables':

@@ -5,7 +5,6 @@ import { QueryFailure } from '../query-failure.ts';
 import type { SqlOutcome } from '../sql-engine.ts';
 import type { StatementTimeLimit } from '../statement-time-limit.ts';
 import { executeDirect } from './mysql-direct-execute.ts';
-import type { MysqlRowCollector } from './mysql-rows.ts';
 import { resetAndPinSession } from './mysql-session-reset.ts';
 import type { MysqlStatementStopper } from './mysql-statement-stopper.ts';
 import type { MysqlColumn } from './mysql-values.ts';
@@ -34,7 +33,10 @@ const interruptedError = 1317;
 
 export interface GuardedCallSettings {
   flavor: MysqlFlavor;
+  /** The limit every call's session is pinned to. */
   timeLimit: StatementTimeLimit;
+  /** This call's own limit, when it is not the session's (an export's): set for the call, reset after it. */
+  callTimeLimit?: StatementTimeLimit | undefined;
   stopper: MysqlStatementStopper;
   call: Pick<CallContext, 'signal' | 'progress'>;
 }
@@ -72,12 +74,29 @@ function runText(connection: PoolConnection, sql: string): Promise<void> {
   return new Promise((resolve, reject) => connection.query(sql, (error) => (error ? reject(error) : resolve())));
 }
 
+/** Where a statement's rows go as they arrive. */
+export interface MysqlRowSink {
+  setColumns(columns: readonly MysqlColumn[]): void;
+  /** Takes one row; false once it wants no more, and the statement is stopped. */
+  add(row: unknown[]): boolean;
+}
+
 /** What a call does inside its session. */
 export interface GuardedSession {
-  /** Runs one prepared statement, streaming its rows into the collector until it says stop. */
-  stream(sql: string, params: readonly unknown[], collector: MysqlRowCollector): Promise<void>;
+  /** Runs one prepared statement, streaming its rows into the sink until it says stop. */
+  stream(sql: string, params: readonly unknown[], sink: MysqlRowSink): Promise<void>;
   /** Runs one prepared statement of ours and returns its rows as objects (schema reads). */
   rows(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /** Stops reading rows from the server (the sink's consumer is behind) until `resume`. */
+  pause(): void;
+  resume(): void;
+}
+
+/** The server's own limit on a statement's time: MariaDB's in seconds, MySQL's in milliseconds. */
+function statementTimeSetting(flavor: MysqlFlavor, ms: number): string {
+  return flavor === 'mariadb'
+    ? `max_statement_time = ${Math.max(ms, 1) / 1000}`
+    : `max_execution_time = ${Math.max(1, Math.ceil(ms))}`;
 }
 
 /**
@@ -91,9 +110,7 @@ export function callSessionSql(settings: Pick<GuardedCallSettings, 'flavor' | 't
   const seconds = Math.max(settings.timeLimit.ms, 1) / 1000;
   const lockSeconds = Math.max(1, Math.ceil(seconds));
   const mariadb = settings.flavor === 'mariadb';
-  const limit = mariadb
-    ? `max_statement_time = ${seconds}`
-    : `max_execution_time = ${Math.max(1, Math.ceil(settings.timeLimit.ms))}`;
+  const limit = statementTimeSetting(settings.flavor, settings.timeLimit.ms);
   // MariaDB before 11.1 knows only tx_read_only (later ones keep it as an alias); MySQL 8 only transaction_read_only.
   const readOnly = mariadb ? 'tx_read_only' : 'transaction_read_only';
   return (
@@ -127,7 +144,9 @@ export async function guardedCall(
   settings: GuardedCallSettings,
   work: (session: GuardedSession) => Promise<string>,
 ): Promise<SqlOutcome> {
-  const { timeLimit, stopper, call, flavor } = settings;
+  const { stopper, call, flavor } = settings;
+  // The clock of this call: the session's limit, or the call's own (an export's), which the reset after it undoes.
+  const timeLimit = settings.callTimeLimit ?? settings.timeLimit;
   const threadId = connection.threadId;
   let stopReason: StopReason | undefined;
   // A connection the server dropped while it sat in the pool (a restart) fails the call's first command.
@@ -145,9 +164,18 @@ export async function guardedCall(
   const kills: Promise<void>[] = [];
   const grace = Math.min(2000, 200 + timeLimit.ms / 10);
 
+  // A sink whose consumer is behind pauses the reading of rows (session.pause); a stop reads on, so that the
+  // statement's end is heard.
+  let paused = false;
+  const resume = () => {
+    if (!paused) return;
+    paused = false;
+    connection.resume();
+  };
   const stop = (reason: StopReason) => {
     if (stopReason !== undefined && stopReason !== 'enough_rows') return;
     stopReason = reason;
+    resume();
     kills.push(stopper.killQuery(threadId));
     if (reason === 'enough_rows') return;
     // A statement that does not stop for KILL QUERY (stuck in a lock, a slow rollback) loses its connection.
@@ -218,13 +246,19 @@ export async function guardedCall(
     });
 
   const session: GuardedSession = {
-    stream: (sql, params, collector) =>
+    stream: (sql, params, sink) =>
       execute(
         sql,
         params,
-        (fields) => collector.setColumns(fields),
-        (row) => collector.add(row),
+        (fields) => sink.setColumns(fields),
+        (row) => sink.add(row),
       ),
+    pause() {
+      if (paused || stopReason !== undefined) return;
+      paused = true;
+      connection.pause();
+    },
+    resume,
     async rows(sql, params = []) {
       let names: string[] = [];
       const rows: Record<string, unknown>[] = [];
@@ -251,6 +285,16 @@ export async function guardedCall(
   let outcome: SqlOutcome;
   try {
     if (call.signal.aborted) return { ok: false, code: 'sql_error', message: 'The query was cancelled.' };
+    if (settings.callTimeLimit !== undefined) {
+      const setting = `SET SESSION ${statementTimeSetting(flavor, settings.callTimeLimit.ms)}`;
+      await runText(connection, setting).catch((error: ServerError) => {
+        throw new CallFailure({
+          ok: false,
+          code: 'database_unavailable',
+          message: `The call's time limit could not be set (${error.message}). Try again.`,
+        });
+      });
+    }
     outcome = { ok: true, json: await work(session) };
   } catch (error) {
     if (error instanceof CallFailure) outcome = error.outcome;

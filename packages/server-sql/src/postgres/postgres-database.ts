@@ -1,10 +1,12 @@
 import { LocalError, ToolError } from '@toolshed/mcp-core';
 import pg from 'pg';
+import { ExportTimeLimit } from '../export-time-limit.ts';
 import { QueryFailure } from '../query-failure.ts';
 import type { QueryRequest } from '../query-messages.ts';
 import type { SqlDatabase, SqlDatabaseTarget, SqlEngineSettings, SqlOutcome } from '../sql-engine.ts';
 import { StatementTimeLimit } from '../statement-time-limit.ts';
 import { postgresPoolConfig, redact, secretsOf } from './postgres-connection-config.ts';
+import { exportPostgresRows } from './postgres-export.ts';
 import { privilegedRoleMessage, rolePrivileges } from './postgres-role-check.ts';
 import { PostgresTypeNames, readPostgresRowsAsJson } from './postgres-rows.ts';
 import { describePostgresTableAsJson, postgresPlanAsJson, postgresSchemaText } from './postgres-schema.ts';
@@ -59,9 +61,11 @@ export class PostgresDatabase implements SqlDatabase {
   readonly #config: pg.PoolConfig;
   readonly #secrets: string[];
   readonly #timeLimit: StatementTimeLimit;
+  readonly #exportTimeLimit: ExportTimeLimit;
   readonly #typeNames = new PostgresTypeNames();
   readonly #sessionSetup: string;
   readonly #transaction: { before: readonly string[]; after: readonly string[] };
+  readonly #exportTransaction: { before: readonly string[]; after: readonly string[] };
   /** How to stop each statement running now, for close(). */
   readonly #running = new Set<(reason: Error) => void>();
   #role: RoleState = { checked: false };
@@ -87,20 +91,24 @@ export class PostgresDatabase implements SqlDatabase {
     this.#pool.on('error', () => {});
     this.#pool.on('connect', (client) => client.on('error', () => {}));
     this.#timeLimit = new StatementTimeLimit(settings.limits.timeoutMs);
-    const { timeoutMs } = settings.limits;
-    const setup = [
+    this.#exportTimeLimit = new ExportTimeLimit(settings.limits.exportTimeoutMs);
+    const { timeoutMs, exportTimeoutMs } = settings.limits;
+    const setup = (statementMs: number) => [
       'BEGIN TRANSACTION READ ONLY',
-      `SET LOCAL statement_timeout = ${timeoutMs}`,
+      `SET LOCAL statement_timeout = ${statementMs}`,
       `SET LOCAL lock_timeout = ${timeoutMs}`,
       // Should this process stall mid-call, the server ends the session rather than hold a transaction open.
-      `SET LOCAL idle_in_transaction_session_timeout = ${timeoutMs + 4 * cancelGraceMs}`,
+      `SET LOCAL idle_in_transaction_session_timeout = ${statementMs + 4 * cancelGraceMs}`,
       "SET LOCAL DateStyle = 'ISO, YMD'",
       "SET LOCAL IntervalStyle = 'iso_8601'",
       "SET LOCAL bytea_output = 'hex'",
       'SET LOCAL extra_float_digits = 1',
     ];
-    this.#sessionSetup = setup.join('; ');
-    this.#transaction = { before: setup, after: returnCleanStatements };
+    this.#sessionSetup = setup(timeoutMs).join('; ');
+    this.#transaction = { before: setup(timeoutMs), after: returnCleanStatements };
+    // An export's statement is fetched a batch at a time, and statement_timeout restarts with each batch: the
+    // export's own clock (below) stops it at its limit.
+    this.#exportTransaction = { before: setup(exportTimeoutMs), after: returnCleanStatements };
     loadPostgresParser().catch(() => {});
   }
 
@@ -153,7 +161,10 @@ export class PostgresDatabase implements SqlDatabase {
   async run(request: QueryRequest, call: Parameters<SqlDatabase['run']>[1]): Promise<SqlOutcome> {
     if (this.#closed) throw new ToolError('The server is shutting down.');
     try {
-      if ((request.kind === 'query' || request.kind === 'explain') && this.#statementGate) {
+      if (
+        (request.kind === 'query' || request.kind === 'explain' || request.kind === 'export') &&
+        this.#statementGate
+      ) {
         await loadPostgresParser();
         this.#admitted.check(request.sql);
       }
@@ -189,21 +200,38 @@ export class PostgresDatabase implements SqlDatabase {
     const pid = (client as unknown as { processID: number }).processID;
     let running = true;
     let stoppedBy: Error | undefined;
+    // Ends an export between two batches, where no statement runs for a cancel to reach.
+    const stopExport = new AbortController();
     const stopOnServer = (reason: Error) => {
       if (!running || stoppedBy !== undefined) return;
       stoppedBy = reason;
+      stopExport.abort(reason);
       void this.#stopOnServer(pid, () => running);
     };
     this.#running.add(stopOnServer);
     const onAbort = () =>
       stopOnServer(call.signal.reason instanceof Error ? call.signal.reason : new Error('cancelled'));
     call.signal.addEventListener('abort', onAbort, { once: true });
-    // The server's statement_timeout fires at the limit; this clock is for a statement it does not stop.
-    const stopClock = this.#timeLimit.start(() => {
-      setTimeout(() => stopOnServer(this.#timeLimit.expired()), cancelGraceMs).unref();
-    }, call.progress);
+    const stopClock =
+      request.kind === 'export'
+        ? this.#exportTimeLimit.start(stopOnServer, call.progress)
+        : // The server's statement_timeout fires at the limit; this clock is for a statement it does not stop.
+          this.#timeLimit.start(() => {
+            setTimeout(() => stopOnServer(this.#timeLimit.expired()), cancelGraceMs).unref();
+          }, call.progress);
     let clean = false;
     try {
+      if (request.kind === 'export') {
+        const { json, finished } = await exportPostgresRows(
+          client,
+          this.#exportTransaction,
+          request,
+          this.#typeNames,
+          stopExport.signal,
+        );
+        clean = finished || (await this.#rollBack(client));
+        return { ok: true, json };
+      }
       if (request.kind === 'query') {
         // The hot path: the transaction, the statement and the reset in one round trip.
         const { json, finished } = await readPostgresRowsAsJson(
@@ -244,7 +272,7 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
-  async #answer(client: pg.PoolClient, request: Exclude<QueryRequest, { kind: 'query' }>): Promise<string> {
+  async #answer(client: pg.PoolClient, request: Exclude<QueryRequest, { kind: 'query' | 'export' }>): Promise<string> {
     switch (request.kind) {
       case 'explain':
         return postgresPlanAsJson(client, request.sql);

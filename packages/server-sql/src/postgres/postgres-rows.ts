@@ -23,7 +23,7 @@ export class PostgresTypeNames {
 }
 
 /** `params` as PostgreSQL binds them: an array for $1, $2…; booleans as booleans, the rest as text. */
-function boundValues(params: SqlParameters | undefined): unknown[] {
+export function boundValues(params: SqlParameters | undefined): unknown[] {
   if (params === undefined) return [];
   if (!Array.isArray(params)) {
     throw new QueryFailure(

@@ -2,7 +2,7 @@ import pg, { type ClientBase, type FieldDef } from 'pg';
 import { fixedStatementsMessages, statementMessages, syncMessage } from './postgres-wire-messages.ts';
 
 /** pg's row decoder (`pg.Result`), which its type definitions leave out. */
-interface RowDecoder {
+export interface RowDecoder {
   fields: FieldDef[];
   addFields(fields: FieldDef[]): void;
   parseRow(values: unknown[]): unknown;
@@ -10,20 +10,25 @@ interface RowDecoder {
 
 const Result = (pg as unknown as { Result: new (rowMode: 'array', types: TypeParsers) => RowDecoder }).Result;
 
+/** A decoder of rows as arrays, with the given type parsers. */
+export function rowDecoder(types: TypeParsers): RowDecoder {
+  return new Result('array', types);
+}
+
 /** A bound value as text, as the protocol sends it; `params` only ever hold strings, numbers, booleans and null. */
-function boundText(value: unknown): string | null {
+export function boundText(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
 /** The part of pg's connection this call writes to; pg passes it to `submit`. */
-interface Connection {
+export interface Connection {
   stream: { write(buffer: Buffer): boolean };
 }
 
 /** The messages of each fixed list of statements (what runs before and after), built once. */
 const fixedMessages = new WeakMap<readonly string[], Buffer>();
 
-function messagesOf(texts: readonly string[]): Buffer {
+export function messagesOf(texts: readonly string[]): Buffer {
   let messages = fixedMessages.get(texts);
   if (messages === undefined) {
     messages = fixedStatementsMessages(texts);
@@ -51,7 +56,7 @@ export interface StatementCallResult {
   finished: boolean;
 }
 
-interface TypeParsers {
+export interface TypeParsers {
   getTypeParser(oid: number): (text: string) => unknown;
 }
 
@@ -88,7 +93,7 @@ class StatementCall {
     this.#values = parts.values.map(boundText);
     this.#rows = parts.rows;
     this.#after = parts.after;
-    this.#result = new Result('array', types);
+    this.#result = rowDecoder(types);
     this.#done = done;
   }
 

@@ -8,6 +8,19 @@
 
 /** Sync: the end of the call; the server answers ReadyForQuery. */
 export const syncMessage: Buffer = Buffer.from([0x53, 0, 0, 0, 4]);
+/** Flush: the server sends what it has answered so far, without ending the call as a Sync would. */
+export const flushMessage: Buffer = Buffer.from([0x48, 0, 0, 0, 4]);
+
+/** Execute of the unnamed portal again, for its next `rows` rows. */
+export function executeMessage(rows: number): Buffer {
+  const buffer = Buffer.allocUnsafe(10);
+  buffer[0] = 0x45;
+  buffer.writeInt32BE(9, 1);
+  buffer[5] = 0;
+  buffer.writeUInt32BE(rows, 6);
+  return buffer;
+}
+
 /** Describe the unnamed portal. */
 const describePortalMessage = Buffer.from([0x44, 0, 0, 0, 6, 0x50, 0]);
 
