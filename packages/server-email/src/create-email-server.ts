@@ -19,6 +19,7 @@ import { createPreviewEmailTool } from './preview-email-tool.ts';
 import { createReadMessageTool } from './read-message-tool.ts';
 import { createRecipientPolicy } from './recipient-policy.ts';
 import { createSaveAttachmentTool } from './save-attachment-tool.ts';
+import type { DraftAttachments } from './save-draft-tool.ts';
 import { createSearchMessagesTool } from './search-messages-tool.ts';
 import { createSendEmailTool } from './send-email-tool.ts';
 import { writeSendLogLine } from './send-log.ts';
@@ -87,6 +88,7 @@ function readingTools(
   reading: MailReadingContext | undefined,
   allowMailboxChanges: boolean,
   draftSender: { name: string; address: string },
+  draftAttachments: DraftAttachments,
 ) {
   if (reading === undefined) return [];
   return [
@@ -94,7 +96,7 @@ function readingTools(
     createSearchMessagesTool(reading),
     createReadMessageTool(reading),
     ...(reading.saveDirectory === undefined ? [] : [createSaveAttachmentTool(reading)]),
-    ...(allowMailboxChanges ? createMailboxChangeTools(reading, draftSender) : []),
+    ...(allowMailboxChanges ? createMailboxChangeTools(reading, draftSender, draftAttachments) : []),
   ];
 }
 
@@ -153,6 +155,7 @@ export function createEmailServer(input: EmailServerOptions = {}, runtime: Email
   const { limits } = options;
   const sender = senderAddress(options);
   const state = stateStoreAccess(options.state, runtime.stateStore);
+  const reading = createReading(options);
   const context: EmailServerContext = {
     sender,
     policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient),
@@ -172,9 +175,10 @@ export function createEmailServer(input: EmailServerOptions = {}, runtime: Email
     log: options.log ?? writeSendLogLine,
     dnsServers: options.dnsServers,
     readsMail: options.imap !== undefined,
+    reading,
+    ownAddresses: [sender.address, ...(options.imap === undefined ? [] : [options.imap.user])],
     keepUncertain: keepUncertainIn(options),
   };
-  const reading = createReading(options);
   const mode =
     context.delivery.kind === 'outbox'
       ? 'Messages are written to an outbox on this machine as .eml files, not sent; say so when reporting a "sent" email.'
@@ -194,10 +198,15 @@ export function createEmailServer(input: EmailServerOptions = {}, runtime: Email
       createSendEmailTool(context),
       createPreviewEmailTool(context),
       createValidateRecipientsTool(context),
-      ...readingTools(reading, options.allowMailboxChanges, {
-        name: options.from === undefined ? '' : (sender.name ?? ''),
-        address: options.from === undefined ? (options.imap?.user ?? sender.address) : sender.address,
-      }),
+      ...readingTools(
+        reading,
+        options.allowMailboxChanges,
+        {
+          name: options.from === undefined ? '' : (sender.name ?? ''),
+          address: options.from === undefined ? (options.imap?.user ?? sender.address) : sender.address,
+        },
+        { guard: context.attachments, limits },
+      ),
     ],
     // The tool refuses with its own message, naming the operator's switch.
     whenElicitationUnavailable: 'decline',

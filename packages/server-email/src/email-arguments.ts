@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { shortText, uidArgument } from './mailbox-arguments.ts';
 
 type RecipientsSchema = z.ZodPreprocess<z.ZodArray<z.ZodString>, unknown>;
 
@@ -14,37 +15,46 @@ const recipients = (): RecipientsSchema =>
 
 /** What send_email and preview_email take: the same message, so a preview is exactly what would be sent. */
 export function messageArguments(): {
-  to: RecipientsSchema;
+  to: z.ZodOptional<RecipientsSchema>;
   cc: z.ZodOptional<RecipientsSchema>;
   bcc: z.ZodOptional<RecipientsSchema>;
-  subject: z.ZodString;
+  subject: z.ZodOptional<z.ZodString>;
   text: z.ZodOptional<z.ZodString>;
   html: z.ZodOptional<z.ZodString>;
   reply_to: z.ZodOptional<z.ZodString>;
   in_reply_to: z.ZodOptional<z.ZodString>;
   references: z.ZodOptional<z.ZodArray<z.ZodString>>;
   attachments: z.ZodOptional<z.ZodArray<z.ZodString>>;
+  reply_to_uid: z.ZodOptional<z.ZodNumber>;
+  reply_all: z.ZodOptional<z.ZodBoolean>;
+  forward_uid: z.ZodOptional<z.ZodNumber>;
+  mailbox: z.ZodOptional<z.ZodString>;
 } {
   return {
     // Models put several addresses in one string; each item is held to one address.
-    to: recipients().describe('One address per item'),
+    // Optional only for a reply, which takes its recipients from the message answered; checked when composed.
+    to: recipients().optional().describe('One address per item'),
     cc: recipients().optional(),
     bcc: recipients().optional(),
-    subject: z.string().refine(atMost(998), 'at most 998 characters').describe('One line'),
-    text: z.string().optional().describe('Give text, html or both'),
+    // Checked at run time with a message that says what to fix: no words in the schema for them.
+    subject: z.string().refine(atMost(998), 'at most 998 characters').optional(),
+    text: z.string().optional(),
     html: z.string().optional(),
     reply_to: z.string().optional(),
-    in_reply_to: z.string().optional().describe('Message-ID answered'),
-    references: z
-      .array(z.string())
-      .refine(atMost(100), 'at most 100')
-      .optional()
-      .describe('Message-IDs of the thread, oldest first'),
+    in_reply_to: z.string().optional(),
+    references: z.array(z.string()).refine(atMost(100), 'at most 100').optional(),
     attachments: z
       .array(z.string())
       .refine(atMost(100), 'at most 100 files')
       .optional()
       .describe('File names in the attachments directory'),
+    // Replies and forwards are send_email's own arguments rather than tools of their own: the same checks, the same
+    // question and idempotency, and the tool list a model pays for on every turn grows by four fields, not two tools.
+    // What they do is said once, in send_email's description, rather than in both tools' schemas.
+    reply_to_uid: uidArgument().optional(),
+    reply_all: z.boolean().optional(),
+    forward_uid: uidArgument().optional(),
+    mailbox: shortText(1000).optional(),
   };
 }
 

@@ -22,8 +22,12 @@ export function mailboxArgument(): z.ZodDefault<z.ZodString> {
 
 /**
  * One message's UID: one positive integer, never a set or range such as
- * `1:*` or `1,2`, so one call can touch one message only.
+ * `1:*` or `1,2`, so one call can touch one message only. The range is
+ * checked, not advertised: a UID comes from this server's own results.
  */
 export function uidArgument(): z.ZodNumber {
-  return z.number().int().min(1).max(4_294_967_295);
+  return z
+    .number()
+    .int()
+    .refine((uid) => uid >= 1 && uid <= 4_294_967_295, 'a UID from search_messages');
 }

@@ -82,11 +82,12 @@ export function draftMessage(
   const bcc = readAddresses('bcc', asList(input.bcc));
   const replyTo = input.reply_to === undefined ? undefined : readAddresses('reply_to', [input.reply_to])[0];
 
-  const unsafeSubject = findUnsafeCharacter(input.subject);
+  const subject = input.subject ?? '';
+  const unsafeSubject = findUnsafeCharacter(subject);
   if (unsafeSubject !== undefined) {
     blocked.push({ check: 'header_characters', field: 'subject', reason: `The subject contains ${unsafeSubject}` });
   }
-  if (input.subject.trim() === '') blocked.push({ check: 'body', field: 'subject', reason: 'The subject is empty' });
+  if (subject.trim() === '') blocked.push({ check: 'body', field: 'subject', reason: 'The subject is empty' });
   if ((input.text ?? '') === '' && (input.html ?? '') === '') {
     blocked.push({ check: 'body', field: 'text', reason: 'There is no body: give text, html, or both' });
   }
@@ -122,7 +123,7 @@ export function draftMessage(
     cc,
     bcc,
     replyTo,
-    subject: input.subject,
+    subject,
     text: input.text,
     html: input.html,
     inReplyTo,

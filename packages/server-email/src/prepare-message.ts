@@ -3,6 +3,7 @@ import { type ComposedMessage, composeMessage } from './compose-message.ts';
 import type { MessageArguments } from './email-arguments.ts';
 import type { EmailServerContext } from './email-server-context.ts';
 import { type BlockingCheck, draftMessage, type MessageDraft } from './message-draft.ts';
+import { replyForwardArguments } from './reply-forward-arguments.ts';
 
 export interface PreparedMessage {
   draft: MessageDraft;
@@ -10,25 +11,43 @@ export interface PreparedMessage {
   composed: ComposedMessage | undefined;
   attachments: { name: string; bytes: number }[];
   blocked: BlockingCheck[];
+  /** What the model should know about a reply or forward as built, such as recipients left out. */
+  notes: string[];
+  /** The body quotes mail a third party wrote (a reply or forward): shown to the model fenced. */
+  quotesMail: boolean;
 }
 
 /**
  * Everything send_email does short of asking and sending, and all that
- * preview_email does: check the arguments, read the attachments, build the
- * message, measure it, and say whether the rate limit would stop it now.
+ * preview_email does: fill in a reply or forward from its original, check the
+ * arguments, read the attachments, build the message, measure it, and say
+ * whether the rate limit would stop it now. Only reads: in the 2026 era it
+ * runs again when the user's answer comes.
  */
 export async function prepareMessage(
   context: EmailServerContext,
   input: MessageArguments,
   signal: AbortSignal,
 ): Promise<PreparedMessage> {
-  const { draft, blocked } = draftMessage(input, context.policy, context.limits.maxRecipients);
+  const answer = await replyForwardArguments(context, input);
+  const { draft, blocked } = draftMessage(answer?.input ?? input, context.policy, context.limits.maxRecipients);
+  if (answer?.recipientsFromOriginal === true) {
+    // The model did not write these addresses: say where they came from, and how to answer someone else.
+    for (const item of blocked) {
+      if (item.check === 'allowlist' && item.field.startsWith('to')) {
+        item.reason +=
+          ' (taken from the Reply-To or From of the message answered; give "to" to answer someone allowed)';
+      }
+    }
+  }
+  blocked.push(...(answer?.blocked ?? []));
   const read = await readAttachments(draft.attachments, context.attachments, context.limits, signal);
   blocked.push(...read.blocked);
-  const attachments = read.files.map((file) => ({ name: file.filename, bytes: file.content.length }));
+  const files = [...read.files, ...(answer?.files ?? [])];
+  const attachments = files.map((file) => ({ name: file.filename, bytes: file.content.length }));
   let composed: ComposedMessage | undefined;
   if (blocked.length === 0) {
-    composed = await composeMessage(draft, context.sender, read.files);
+    composed = await composeMessage(draft, context.sender, files);
     if (composed.raw.length > context.limits.maxMessageBytes) {
       blocked.push({
         check: 'message_size',
@@ -45,7 +64,14 @@ export async function prepareMessage(
       reason: rateLimitReason(rate.window.limit, rate.window.windowMs, rate.retryAfterMs),
     });
   }
-  return { draft, composed, attachments, blocked };
+  return {
+    draft,
+    composed,
+    attachments,
+    blocked,
+    notes: answer?.notes ?? [],
+    quotesMail: answer?.quotesMail ?? false,
+  };
 }
 
 export function rateLimitReason(limit: number, windowMs: number, retryAfterMs: number): string {

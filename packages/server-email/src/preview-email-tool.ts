@@ -1,3 +1,4 @@
+import { createUntrustedTextFence } from '@toolshed/guards';
 import { defineTool, structuredResult, type Tool, textContent } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { describeAddress, type EmailAddress } from './email-address.ts';
@@ -25,7 +26,7 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
   return defineTool({
     name: 'preview_email',
     title: 'Preview email',
-    description: 'The exact message send_email would send, without sending, and every check that would block it.',
+    description: 'send_email without sending: the exact message, and every check that would block it.',
     input: () => z.object(messageArguments()),
     output: () =>
       z.object({
@@ -58,6 +59,7 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
           .nullable()
           .describe('The whole message as sent; null when a check stopped it being built'),
         recipient_rule: z.string().describe('Who may receive mail from this server'),
+        notes: z.array(z.string()).describe('About a reply or forward as built: recipients left out, for one'),
       }),
     jsonSchemas: toolJsonSchemas.preview_email,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -91,12 +93,20 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
         })),
         size_bytes: composed?.raw.length ?? null,
         recipient_rule: context.policy.description,
+        notes: prepared.notes,
       };
       const verdict =
         prepared.blocked.length === 0
           ? `This message (${preview.size_bytes} bytes) would be sent${context.confirmationRequired ? ' once the user confirms it' : ''}.`
           : `send_email would refuse this message:\n${describeBlocked(prepared.blocked)}`;
-      return structuredResult(preview, { content: [textContent(verdict)] });
+      const said = [verdict, ...prepared.notes].join(' ');
+      if (!prepared.quotesMail) return structuredResult(preview, { content: [textContent(said)] });
+      // A reply or forward quotes what a third party wrote: the whole preview goes inside the fence.
+      const fence = createUntrustedTextFence('mail');
+      return structuredResult(preview, {
+        text: `${fence.notice}\n${fence.wrap(JSON.stringify(preview))}`,
+        content: [textContent(said)],
+      });
     },
   });
 }

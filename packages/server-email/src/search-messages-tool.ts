@@ -5,7 +5,8 @@ import * as z from 'zod';
 import { htmlToPlainText } from './html-to-plain-text.ts';
 import { addressListText } from './mail-address-text.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
-import { mailboxArgument, shortText } from './mailbox-arguments.ts';
+import { threadUids } from './mail-thread.ts';
+import { mailboxArgument, shortText, uidArgument } from './mailbox-arguments.ts';
 import { decodePartStart, firstTextPart, hasAttachments, type TextPart } from './message-structure.ts';
 import { sessionIndependentFlags } from './parsed-message.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
@@ -37,16 +38,20 @@ function hitOutput() {
 
 type Hit = z.output<ReturnType<typeof hitOutput>>;
 
-function searchQuery(input: {
-  from?: string | undefined;
-  to?: string | undefined;
-  subject?: string | undefined;
-  text?: string | undefined;
-  since?: string | undefined;
-  before?: string | undefined;
-  unseen?: boolean | undefined;
-}): SearchObject {
+function searchQuery(
+  input: {
+    from?: string | undefined;
+    to?: string | undefined;
+    subject?: string | undefined;
+    text?: string | undefined;
+    since?: string | undefined;
+    before?: string | undefined;
+    unseen?: boolean | undefined;
+  },
+  uids: readonly number[] | undefined,
+): SearchObject {
   const query: SearchObject = {};
+  if (uids !== undefined) query.uid = uids.join(',');
   if (input.from !== undefined) query.from = input.from;
   if (input.to !== undefined) query.to = input.to;
   if (input.subject !== undefined) query.subject = input.subject;
@@ -119,7 +124,8 @@ function hitLine(hit: Hit): string {
 }
 
 /**
- * search_messages: IMAP SEARCH in a mailbox opened with EXAMINE, newest
+ * search_messages: IMAP SEARCH in a mailbox opened with EXAMINE (within one
+ * conversation with `thread_of`), newest
  * (highest UID) first, then one FETCH of the hits' envelopes and structures
  * and one partial BODY.PEEK per part section for the snippets: nothing is
  * marked seen.
@@ -140,6 +146,9 @@ export function createSearchMessagesTool(context: MailReadingContext): Tool {
       since: day().optional().describe('YYYY-MM-DD'),
       before: day().optional(),
       unseen: z.boolean().optional(),
+      // The conversation view is a filter of search rather than a tool of its own: one field, not one more tool,
+      // on every turn; the other criteria narrow the conversation like any search.
+      thread_of: uidArgument().optional().describe('A uid: its conversation'),
       limit: z.number().int().min(1).max(limits.maxSearchResults).default(Math.min(20, limits.maxSearchResults)),
     }),
     output: () =>
@@ -154,10 +163,11 @@ export function createSearchMessagesTool(context: MailReadingContext): Tool {
     // A search of a large mailbox, or of a slow server, still running after two seconds goes on as a task for
     // clients that take tasks; it asks nothing, so nothing about it changes but how the answer is delivered.
     task: 'optional',
-    async run({ mailbox, limit, ...criteria }) {
+    async run({ mailbox, limit, thread_of: threadOf, ...criteria }) {
       const { total, hits } = await context.connection.withMailbox(mailbox, 'examine', async (client, opened) => {
         context.uidValidities.set(mailbox, opened.uidValidity);
-        const found = (await client.search(searchQuery(criteria), { uid: true })) || [];
+        const thread = threadOf === undefined ? undefined : await threadUids(client, threadOf);
+        const found = (await client.search(searchQuery(criteria, thread), { uid: true })) || [];
         const chosen = [...found].sort((left, right) => right - left).slice(0, limit);
         if (chosen.length === 0) return { total: found.length, hits: [] as Hit[] };
         const fetched: FetchMessageObject[] = [];

@@ -284,8 +284,8 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     name: 'send_email',
     title: 'Send email',
     description:
-      'Send an email (the sender is fixed) to recipients the operator allows. The user confirms each one; if ' +
-      'declined, do not retry. Returns the Message-ID, for in_reply_to.',
+      'Send an email (fixed sender) to recipients the operator allows; the user confirms each, and a declined one is not retried. ' +
+      'reply_to_uid (+reply_all) or forward_uid, a uid in mailbox (default INBOX), fills in recipients, subject, threading, quote and attachments from that message.',
     input: () =>
       z.object({
         ...messageArguments(),
@@ -302,8 +302,9 @@ export function createSendEmailTool(context: EmailServerContext): Tool {
     async run({ idempotency_key: key, ...input }, call) {
       const prepared = await prepareMessage(context, input, call.signal);
       const result = await send(prepared, key, fingerprint(input), call);
+      const summary = [summarize(result), ...(result.replayed ? [] : prepared.notes)].join(' ');
       // The JSON mirror first, as the specification recommends; the sentence for the model after it.
-      return structuredResult(result, { content: [textContent(summarize(result))] });
+      return structuredResult(result, { content: [textContent(summary)] });
     },
   });
 }

@@ -12,9 +12,7 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           "type": "string"
         },
         "uid": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 4294967295
+          "type": "integer"
         }
       },
       "required": [
@@ -51,9 +49,7 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           "type": "string"
         },
         "uid": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 4294967295
+          "type": "integer"
         },
         "add": {
           "maxItems": 10,
@@ -147,9 +143,7 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           "type": "string"
         },
         "uid": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 4294967295
+          "type": "integer"
         },
         "to_mailbox": {
           "type": "string"
@@ -204,11 +198,9 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           }
         },
         "subject": {
-          "type": "string",
-          "description": "One line"
+          "type": "string"
         },
         "text": {
-          "description": "Give text, html or both",
           "type": "string"
         },
         "html": {
@@ -218,11 +210,9 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           "type": "string"
         },
         "in_reply_to": {
-          "description": "Message-ID answered",
           "type": "string"
         },
         "references": {
-          "description": "Message-IDs of the thread, oldest first",
           "type": "array",
           "items": {
             "type": "string"
@@ -234,12 +224,20 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           "items": {
             "type": "string"
           }
+        },
+        "reply_to_uid": {
+          "type": "integer"
+        },
+        "reply_all": {
+          "type": "boolean"
+        },
+        "forward_uid": {
+          "type": "integer"
+        },
+        "mailbox": {
+          "type": "string"
         }
-      },
-      "required": [
-        "to",
-        "subject"
-      ]
+      }
     },
     "output": {
       "type": "object",
@@ -397,6 +395,13 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
         "recipient_rule": {
           "type": "string",
           "description": "Who may receive mail from this server"
+        },
+        "notes": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "About a reply or forward as built: recipients left out, for one"
         }
       },
       "required": [
@@ -416,7 +421,8 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
         "body_truncated",
         "attachments",
         "size_bytes",
-        "recipient_rule"
+        "recipient_rule",
+        "notes"
       ],
       "additionalProperties": false
     }
@@ -537,9 +543,7 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           "type": "string"
         },
         "uid": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 4294967295
+          "type": "integer"
         },
         "attachment": {
           "anyOf": [
@@ -600,11 +604,32 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
         "text": {
           "type": "string",
           "maxLength": 100000
+        },
+        "html": {
+          "type": "string",
+          "maxLength": 1000000
+        },
+        "attachments": {
+          "description": "File names in the attachments directory",
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "in_reply_to": {
+          "type": "string"
+        },
+        "references": {
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
         }
       },
       "required": [
-        "subject",
-        "text"
+        "subject"
       ]
     },
     "output": {
@@ -726,11 +751,9 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           }
         },
         "subject": {
-          "type": "string",
-          "description": "One line"
+          "type": "string"
         },
         "text": {
-          "description": "Give text, html or both",
           "type": "string"
         },
         "html": {
@@ -740,11 +763,9 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
           "type": "string"
         },
         "in_reply_to": {
-          "description": "Message-ID answered",
           "type": "string"
         },
         "references": {
-          "description": "Message-IDs of the thread, oldest first",
           "type": "array",
           "items": {
             "type": "string"
@@ -757,15 +778,23 @@ export const toolJsonSchemas: Record<"delete_message" | "flag_message" | "list_m
             "type": "string"
           }
         },
+        "reply_to_uid": {
+          "type": "integer"
+        },
+        "reply_all": {
+          "type": "boolean"
+        },
+        "forward_uid": {
+          "type": "integer"
+        },
+        "mailbox": {
+          "type": "string"
+        },
         "idempotency_key": {
           "description": "Any unique string; a retry with the same key sends nothing",
           "type": "string"
         }
-      },
-      "required": [
-        "to",
-        "subject"
-      ]
+      }
     },
     "output": {
       "type": "object",

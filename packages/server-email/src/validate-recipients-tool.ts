@@ -12,7 +12,7 @@ export function createValidateRecipientsTool(context: EmailServerContext): Tool 
   return defineTool({
     name: 'validate_recipients',
     title: 'Validate recipients',
-    description: 'Check addresses without sending: one valid address each, allowed by the operator, a domain with MX.',
+    description: 'Check addresses without sending: syntax, the allowlist, MX of the domain.',
     input: () =>
       z.object({
         // Sizes are checked, not advertised: each would cost tokens on every turn.

@@ -39,11 +39,18 @@ function serviceAccount(ids: { uid: number; gid: number }): { user: string; grou
   return { user: nameOf('/etc/passwd', ids.uid), group: nameOf('/etc/group', ids.gid) };
 }
 
+/** What a test may change in the Dovecot it starts. */
+export interface DovecotSettings {
+  /** Lines added to the end of the configuration, such as an `imap_capability` that leaves an extension out. */
+  extraConfiguration?: string;
+}
+
 function dovecotConfiguration(
   directory: string,
   ports: { imaps: number; imap: number },
   passwd: string,
   account: { user: string; group: string },
+  extra: string,
 ): string {
   return `
 base_dir = ${directory}/run
@@ -105,6 +112,7 @@ service imap-login {
 service anvil {
   chroot =
 }
+${extra}
 `;
 }
 
@@ -124,7 +132,7 @@ function chownTree(path: string, ids: { uid: number; gid: number } | undefined):
  * certificate made by openssl for the run, IMAPS and IMAP with STARTTLS on
  * free ports, the special-use mailboxes created.
  */
-export async function startDovecot(): Promise<DovecotServer> {
+export async function startDovecot(settings: DovecotSettings = {}): Promise<DovecotServer> {
   const directory = mkdtempSync(join(tmpdir(), 'toolshed-dovecot-'));
   const ids = unprivilegedIds();
   const owner = ids ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
@@ -154,7 +162,13 @@ export async function startDovecot(): Promise<DovecotServer> {
       imapPort = spare.shift() ?? port + 1;
       writeFileSync(
         configuration,
-        dovecotConfiguration(directory, { imaps: port, imap: imapPort }, passwd, serviceAccount(owner)),
+        dovecotConfiguration(
+          directory,
+          { imaps: port, imap: imapPort },
+          passwd,
+          serviceAccount(owner),
+          settings.extraConfiguration ?? '',
+        ),
       );
       return ['-F', '-c', configuration];
     },
