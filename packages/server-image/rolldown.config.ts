@@ -11,10 +11,25 @@ const config: RolldownOptions[] = defineConfig([
   {
     input: { index: 'src/index.ts' },
     platform: 'node',
-    external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, /^sharp/, /^undici/],
+    external: [
+      /^node:/,
+      /^@toolshed\/(mcp-core|guards)/,
+      /^zod/,
+      /^sharp/,
+      /^undici/,
+      /^tesseract\.js/,
+      /^libheif-js/,
+      /^pixelmatch/,
+    ],
     output,
   },
-  ...binBundleBuilds({ bin: 'toolshed-image', entry: 'src/cli.ts', external: [/^sharp/, /^@img\//] }),
+  // tesseract.js starts its worker thread from its own files, and libheif-js carries its WASM beside its code: both
+  // stay in node_modules, as sharp's native addon does.
+  ...binBundleBuilds({
+    bin: 'toolshed-image',
+    entry: 'src/cli.ts',
+    external: [/^sharp/, /^@img\//, /^tesseract\.js/, /^libheif-js/],
+  }),
 ]);
 
 export default config;

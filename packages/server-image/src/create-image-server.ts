@@ -1,8 +1,10 @@
 import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
 import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
+import { createExtractTextTool } from './extract-text-tool.ts';
 import { createImageInfoTool } from './image-info-tool.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
+import { OcrWorkers } from './ocr-workers.ts';
 import { createProcessImageTool } from './process-image-tool.ts';
 import { WorkLimiter } from './work-limiter.ts';
 
@@ -56,6 +58,8 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
         })
       : undefined,
     limiter: new WorkLimiter(limits.maxConcurrent, limits.maxQueued),
+    ocr: new OcrWorkers(limits.maxConcurrent),
+    ocrLanguagesDirectory: options.ocrLanguagesDirectory,
   };
   const sources = [
     context.inputs === undefined ? undefined : 'a path in the allowed directories',
@@ -70,7 +74,9 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
       `Image tools on sharp. Give each image as ${sources.join(', or ')}. Use image_info first when you need the size. ` +
       'process_image applies one or more steps in order, with one decode and one encode. Results come back as images you can see' +
       (context.outputs === undefined ? '.' : ', and full-size files in the output directory.'),
-    tools: [createImageInfoTool(context), createProcessImageTool(context)],
-    onClose: () => context.fetcher?.close(),
+    tools: [createImageInfoTool(context), createProcessImageTool(context), createExtractTextTool(context)],
+    onClose: async () => {
+      await Promise.all([context.fetcher?.close(), context.ocr.close()]);
+    },
   });
 }

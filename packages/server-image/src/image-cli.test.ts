@@ -13,6 +13,7 @@ it('keeps every flag and environment variable name the bin has always had', () =
     ['allow-urls', 'TOOLSHED_IMAGE_ALLOW_URLS'],
     ['trusted-host', 'TOOLSHED_IMAGE_TRUSTED_HOSTS'],
     ['dns-server', 'TOOLSHED_IMAGE_DNS_SERVERS'],
+    ['ocr-languages-dir', 'TOOLSHED_IMAGE_OCR_LANGUAGES_DIR'],
     ['max-input-bytes', 'TOOLSHED_IMAGE_MAX_INPUT_BYTES'],
     ['max-input-pixels', 'TOOLSHED_IMAGE_MAX_INPUT_PIXELS'],
     ['max-frames', 'TOOLSHED_IMAGE_MAX_FRAMES'],
@@ -24,5 +25,7 @@ it('keeps every flag and environment variable name the bin has always had', () =
     ['max-queued', 'TOOLSHED_IMAGE_MAX_QUEUED'],
     ['url-timeout-ms', 'TOOLSHED_IMAGE_URL_TIMEOUT_MS'],
     ['max-redirects', 'TOOLSHED_IMAGE_MAX_REDIRECTS'],
+    ['ocr-max-pixels', 'TOOLSHED_IMAGE_OCR_MAX_PIXELS'],
+    ['ocr-timeout-ms', 'TOOLSHED_IMAGE_OCR_TIMEOUT_MS'],
   ]);
 });

@@ -37,7 +37,11 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 async function expectImageWorks(target: TestTarget, client: TestClientKind, transport: TestTransportKind) {
   const connection = await connectTestClient(target, { client, transport });
   try {
-    expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual(['image_info', 'process_image']);
+    expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual([
+      'extract_text',
+      'image_info',
+      'process_image',
+    ]);
     const resized = await connection.callTool('process_image', {
       path: 'photo.jpg',
       operations: [{ op: 'resize', width: 400 }],

@@ -17,6 +17,8 @@ type ImageLimitsShape = {
   maxQueued: Limit;
   urlTimeoutMs: Limit;
   maxRedirects: Limit;
+  ocrMaxPixels: Limit;
+  ocrTimeoutMs: Limit;
 };
 
 type DirectoryGrantSchema = z.ZodUnion<
@@ -36,6 +38,7 @@ type ImageServerOptionsShape = {
   allowUrls: z.ZodDefault<z.ZodBoolean>;
   trustedHosts: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
   dnsServers: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
+  ocrLanguagesDirectory: z.ZodOptional<z.ZodString>;
   limits: z.ZodPrefault<z.ZodObject<ImageLimitsShape, z.core.$strict>>;
 };
 
@@ -83,6 +86,13 @@ export const imageServerOptions: z.ZodObject<ImageServerOptionsShape, z.core.$st
     env: 'TOOLSHED_IMAGE_DNS_SERVERS',
     placeholder: 'IP[:PORT]',
   }),
+  ocrLanguagesDirectory: z.string().optional().meta({
+    description:
+      'A directory of Tesseract language files (deu.traineddata, or .traineddata.gz) for extract_text beyond the bundled English',
+    flag: 'ocr-languages-dir',
+    env: 'TOOLSHED_IMAGE_OCR_LANGUAGES_DIR',
+    placeholder: 'DIR',
+  }),
   limits: z
     .strictObject({
       maxInputBytes: limitOption(50 * 1024 * 1024, 'Bytes an input image may have (file, data or download)'),
@@ -99,6 +109,8 @@ export const imageServerOptions: z.ZodObject<ImageServerOptionsShape, z.core.$st
       maxQueued: limitOption(16, 'Calls that may wait for a turn before more are refused as busy'),
       urlTimeoutMs: limitOption(15_000, 'Milliseconds a download may take, redirects included'),
       maxRedirects: limitOption(3, 'Redirects a download follows, each checked like the first URL'),
+      ocrMaxPixels: limitOption(25_000_000, 'Pixels an image may have for extract_text'),
+      ocrTimeoutMs: limitOption(60_000, 'Milliseconds one extract_text call may take; its OCR worker is then ended'),
     })
     .prefault({})
     .meta({ flagPrefix: '', description: 'The caps every call is held to' }),

@@ -88,9 +88,10 @@ describe('image server with an output directory', () => {
     await h.close();
   });
 
-  it('lists image_info and process_image, with annotations that say process_image adds files', async () => {
+  it('lists its tools, with annotations that say process_image adds files', async () => {
     const { tools } = await h.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['image_info', 'process_image']);
+    expect(tools.map((tool) => tool.name)).toEqual(['extract_text', 'image_info', 'process_image']);
+    expect(tools.find((tool) => tool.name === 'extract_text')?.annotations?.readOnlyHint).toBe(true);
     const process = tools.find((tool) => tool.name === 'process_image');
     expect(process?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
     expect(tools.find((tool) => tool.name === 'image_info')?.annotations?.readOnlyHint).toBe(true);

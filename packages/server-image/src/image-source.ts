@@ -10,16 +10,29 @@ export type ImageSourceArguments = {
   data?: string | undefined;
 };
 
-export function imageSourceFields(): {
+type ImageSourceFields = {
   path: z.ZodOptional<z.ZodString>;
   url: z.ZodOptional<z.ZodString>;
   data: z.ZodOptional<z.ZodString>;
-} {
+};
+
+/**
+ * The three ways to give an image. The first tools describe each; later tools
+ * name them in their description only, since the list costs tokens on every turn.
+ */
+export function imageSourceFields(options: { described?: boolean } = {}): ImageSourceFields {
+  const field = () => z.string().min(1).optional();
+  if (options.described === false) return { path: field(), url: field(), data: field() };
   return {
-    path: z.string().min(1).optional().describe('A file in an allowed directory'),
-    url: z.string().min(1).optional().describe('http(s), if allowed'),
-    data: z.string().min(1).optional().describe('Base64'),
+    path: field().describe('A file in an allowed directory'),
+    url: field().describe('http(s), if allowed'),
+    data: field().describe('Base64'),
   };
+}
+
+/** An image argument that is itself `{path|url|data}`, advertised as a bare object to keep the list small. */
+export function imageSourceObject(): z.ZodObject<ImageSourceFields, z.core.$strict> {
+  return z.strictObject(imageSourceFields({ described: false })).meta({ properties: undefined });
 }
 
 export interface LoadedImage {
