@@ -110,6 +110,20 @@ describe('copy', () => {
     expect(readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it.skipIf(process.getuid?.() !== 0)(
+    'gives the copy to this process, not to the owner of the source (as root)',
+    async () => {
+      const source = join(root, 'tree', 'a.txt');
+      process.getBuiltinModule('node:fs').chownSync(source, 12345, 12345);
+      await guard.copy(await guard.resolve('tree'), await write('owned', { keepLastLink: true }));
+      await guard.copy(await guard.resolve('tree/a.txt'), await write('owned.txt', { keepLastLink: true }));
+      for (const copy of [join(root, 'owned', 'a.txt'), join(root, 'owned.txt')]) {
+        expect(statSync(copy).uid).toBe(0);
+        expect(statSync(copy).gid).toBe(process.getgid?.());
+      }
+    },
+  );
+
   it('copies a tree, skipping and naming links, out of a read-only grant into a writable one', async () => {
     symlinkSync(outside, join(readOnly, 'out'));
     mkdirSync(join(readOnly, 'sub'));

@@ -417,7 +417,7 @@ export class PathGuard {
    * through a link: files are opened with `O_NOFOLLOW` through verified
    * directory descriptors, links and special files in a tree are skipped and
    * named. A tree over `maxEntries`, `maxDepth` or `maxBytes` is refused
-   * before anything is copied. Modes are kept, owners are not.
+   * before anything is copied. Modes and times are kept, owners are not.
    */
   copy(source: GuardedPath, destination: GuardedPath, options: CopyOptions = {}): Promise<CopySummary> {
     return copyEntry(this, source, destination, options);

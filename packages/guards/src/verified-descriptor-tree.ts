@@ -54,13 +54,17 @@ export function listTreeDirectory(directory: OpenTreeDirectory): Dirent[] {
   return readdirSync(directory.base, { withFileTypes: true });
 }
 
-/** Yields to the event loop every `sliceMs` of synchronous work, and stops there when `signal` aborts. */
-export function createSliceTimer(signal: AbortSignal | undefined, sliceMs = 10): () => Promise<void> {
+/**
+ * Yields to the event loop every `sliceMs` of synchronous work, and stops there when `signal` aborts; says
+ * whether it yielded, for work that reports progress once a slice.
+ */
+export function createSliceTimer(signal: AbortSignal | undefined, sliceMs = 10): () => Promise<boolean> {
   let sliceStart = performance.now();
   return async () => {
-    if (performance.now() - sliceStart <= sliceMs) return;
+    if (performance.now() - sliceStart <= sliceMs) return false;
     await new Promise((resolve) => setImmediate(resolve));
     signal?.throwIfAborted();
     sliceStart = performance.now();
+    return true;
   };
 }

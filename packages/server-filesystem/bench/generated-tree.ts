@@ -43,7 +43,9 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-/** Our bin as it ships when built, else from source. */
-export const ourBin: string = existsSync(new URL('../dist/toolshed-filesystem.js', import.meta.url))
-  ? new URL('../bin/toolshed-filesystem.js', import.meta.url).pathname
-  : new URL('../src/cli.ts', import.meta.url).pathname;
+/** Our bin as it ships when built, else from source; TOOLSHED_BENCH_BIN names another build (an earlier one, say). */
+export const ourBin: string =
+  process.env.TOOLSHED_BENCH_BIN ??
+  (existsSync(new URL('../dist/toolshed-filesystem.js', import.meta.url))
+    ? new URL('../bin/toolshed-filesystem.js', import.meta.url).pathname
+    : new URL('../src/cli.ts', import.meta.url).pathname);

@@ -1,0 +1,156 @@
+/**
+ * copy_file against cp, side by side in one run: a 1 GB file, and a tree of
+ * 10,000 files in 100 directories. Ours is its bin over stdio, driven by the
+ * official SDK client; cp is started once per copy, as a tool calling it
+ * would. Rounds alternate which goes first; each copy goes to a new name and
+ * is written back with sync, untimed, before the next. Medians. The data is made in a
+ * temporary directory and deleted at the end.
+ *
+ *   node bench/copy-bench.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { median, ourBin } from './generated-tree.ts';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+const fileBytes = 1_000_000_000;
+const treeDirectories = 100;
+const filesPerDirectory = 100;
+
+const directory = mkdtempSync(join(tmpdir(), 'toolshed-copy-bench-'));
+const cleanUp = () => rmSync(directory, { recursive: true, force: true });
+process.once('SIGINT', () => {
+  cleanUp();
+  process.exit(130);
+});
+
+/** A file of `bytes` bytes that no file system can store sparsely or compress away. */
+function makeLargeFile(path: string, bytes: number): void {
+  const chunk = Buffer.alloc(16 * 1024 * 1024);
+  let state = 1;
+  for (let offset = 0; offset < chunk.length; offset += 4) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    chunk.writeUInt32LE(state, offset);
+  }
+  const fd = openSync(path, 'w');
+  try {
+    for (let written = 0; written < bytes; ) {
+      const length = Math.min(chunk.length, bytes - written);
+      chunk.writeUInt32LE(written >>> 0, 0);
+      written += writeSync(fd, chunk, 0, length);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** 10,000 small files of 100 to 4,000 bytes, as source trees have. */
+function makeTree(path: string): void {
+  for (let index = 0; index < treeDirectories; index++) {
+    const sub = join(path, `dir-${index}`);
+    mkdirSync(sub, { recursive: true });
+    for (let file = 0; file < filesPerDirectory; file++) {
+      const fd = openSync(join(sub, `file-${file}.ts`), 'w');
+      writeSync(fd, `// ${index}/${file}\n${'export const value = 1;\n'.repeat(4 + ((index * 31 + file) % 160))}`);
+      closeSync(fd);
+    }
+  }
+}
+
+function countFiles(path: string): number {
+  return readdirSync(path, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+}
+
+try {
+  const largeFile = join(directory, 'large.bin');
+  const tree = join(directory, 'tree');
+  makeLargeFile(largeFile, fileBytes);
+  makeTree(tree);
+  spawnSync('sync');
+  const treeFiles = countFiles(tree);
+  const cpVersion = spawnSync('cp', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
+  console.log(
+    `Node ${process.version}; ours: ${ourBin.endsWith('.ts') ? 'from source' : 'built bin'}; ${cpVersion}; ` +
+      `data in ${directory} (deleted at the end)\n`,
+  );
+
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [ourBin, directory, '--max-copy-bytes', String(2 * fileBytes)],
+    stderr: 'inherit',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+
+  let copies = 0;
+  const runCp = (source: string, recursive: boolean): number => {
+    const destination = join(directory, `cp-${copies++}`);
+    const began = performance.now();
+    const result = spawnSync('cp', [...(recursive ? ['-r'] : []), source, destination]);
+    const ms = performance.now() - began;
+    if (result.status !== 0) throw new Error(`cp failed: ${result.stderr}`);
+    check(source, destination, recursive);
+    return ms;
+  };
+  const runOurs = async (source: string, recursive: boolean): Promise<number> => {
+    const destination = join(directory, `ours-${copies++}`);
+    const began = performance.now();
+    const result = (await client.callTool({ name: 'copy_file', arguments: { source, destination } })) as {
+      content: { text: string }[];
+      isError?: boolean;
+    };
+    const ms = performance.now() - began;
+    if (result.isError) throw new Error(`copy_file failed: ${result.content[0]?.text}`);
+    check(source, destination, recursive);
+    return ms;
+  };
+  /**
+   * The copy is whole; then what the kernel still has to write back is written, untimed, so each copy starts with
+   * no earlier copy's write-back competing with it. Copies are kept until the case ends: on this file system,
+   * names made right after many were deleted cost several times as much, for cp and for us alike.
+   */
+  const made: string[] = [];
+  const check = (source: string, destination: string, recursive: boolean) => {
+    const same = recursive
+      ? countFiles(destination) === treeFiles
+      : statSync(destination).size === statSync(source).size;
+    if (!same) throw new Error(`${destination} is not a whole copy of ${source}`);
+    made.push(destination);
+    spawnSync('sync');
+  };
+
+  const cases = [
+    { label: 'a 1 GB file', source: largeFile, recursive: false },
+    { label: `a tree of ${treeFiles} files in ${treeDirectories} directories`, source: tree, recursive: true },
+  ];
+  console.log(`| copy (${rounds} rounds, alternating, median) | cp ms | copy_file ms | copy_file / cp | bar |`);
+  console.log('|---|---:|---:|---:|:---:|');
+  for (const { label, source, recursive } of cases) {
+    // One untimed copy each, so both start with the source in the page cache.
+    runCp(source, recursive);
+    await runOurs(source, recursive);
+    const cp: number[] = [];
+    const ours: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        cp.push(runCp(source, recursive));
+        ours.push(await runOurs(source, recursive));
+      } else {
+        ours.push(await runOurs(source, recursive));
+        cp.push(runCp(source, recursive));
+      }
+    }
+    for (const destination of made.splice(0)) rmSync(destination, { recursive: true, force: true });
+    spawnSync('sync');
+    const cpMs = median(cp);
+    const ourMs = median(ours);
+    console.log(`| ${label} | ${cpMs.toFixed(1)} | ${ourMs.toFixed(1)} | ${(ourMs / cpMs).toFixed(2)}x | ≤ 1.5x |`);
+  }
+  await client.close();
+} finally {
+  cleanUp();
+}
