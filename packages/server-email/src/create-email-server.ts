@@ -14,6 +14,7 @@ import { createListMailboxesTool } from './list-mailboxes-tool.ts';
 import type { MailDelivery } from './mail-delivery.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { createMailboxChangeTools } from './mailbox-change-tools.ts';
+import { createOAuth2TokenSource, type OAuth2TokenSource } from './oauth2-token-source.ts';
 import { createOutboxDelivery } from './outbox-delivery.ts';
 import { createPreviewEmailTool } from './preview-email-tool.ts';
 import { createReadMessageTool } from './read-message-tool.ts';
@@ -40,13 +41,30 @@ function senderAddress(options: EmailServerOptions): EmailAddress {
   return parsed.value;
 }
 
-function createDelivery(options: EmailServerOptions, timeoutMs: number): MailDelivery {
+type ParsedOptions = ReturnType<typeof emailServerOptions.parse>;
+
+function createDelivery(
+  options: ParsedOptions,
+  timeoutMs: number,
+  tokens: OAuth2TokenSource | undefined,
+): MailDelivery {
   if (options.smtp === undefined) return createOutboxDelivery(options.outboxDirectory ?? defaultOutboxDirectory());
   if (options.smtp.host.trim() === '') throw new LocalError('config_invalid', 'The SMTP host is empty');
-  return createSmtpDelivery(options.smtp, timeoutMs);
+  return createSmtpDelivery(options.smtp, timeoutMs, tokens);
 }
 
-type ParsedOptions = ReturnType<typeof emailServerOptions.parse>;
+/** The one OAuth2 token source IMAP and SMTP share, when the operator set OAuth2 up. */
+function createTokenSource(options: ParsedOptions): OAuth2TokenSource | undefined {
+  if (options.oauth2 === undefined) return undefined;
+  if (options.imap === undefined && options.smtp === undefined) {
+    throw new LocalError(
+      'config_invalid',
+      'The OAuth2 settings need an IMAP or SMTP server: set --imap-host or --smtp-host',
+    );
+  }
+  const { imapTimeoutMs, smtpTimeoutMs } = options.limits;
+  return createOAuth2TokenSource(options.oauth2, Math.max(imapTimeoutMs, smtpTimeoutMs));
+}
 
 /**
  * Where a message whose SMTP send ended uncertain is kept: the outbox, when
@@ -60,7 +78,7 @@ function keepUncertainIn(options: ParsedOptions): EmailServerContext['keepUncert
 }
 
 /** The reading side, when IMAP is configured; refuses reading settings without it. */
-function createReading(options: ParsedOptions): MailReadingContext | undefined {
+function createReading(options: ParsedOptions, tokens: OAuth2TokenSource | undefined): MailReadingContext | undefined {
   if (options.imap === undefined) {
     const orphan =
       options.saveDirectory !== undefined
@@ -71,10 +89,10 @@ function createReading(options: ParsedOptions): MailReadingContext | undefined {
     if (orphan !== undefined) throw new LocalError('config_invalid', `${orphan} needs an IMAP server: set --imap-host`);
     return undefined;
   }
-  const warning = checkImapSecurity(options.imap);
+  const warning = checkImapSecurity(options.imap, tokens !== undefined);
   if (warning !== undefined) process.stderr.write(`${warning}\n`);
   return {
-    connection: createImapConnection(options.imap, options.limits),
+    connection: createImapConnection(options.imap, options.limits, tokens),
     limits: options.limits,
     saveDirectory:
       options.saveDirectory === undefined
@@ -108,7 +126,7 @@ function readingTools(
 export async function checkEmailDelivery(input: EmailServerOptions): Promise<void> {
   const options = parseOptions(emailServerOptions, input, optionsName);
   senderAddress(options);
-  const delivery = createDelivery(options, options.limits.smtpTimeoutMs);
+  const delivery = createDelivery(options, options.limits.smtpTimeoutMs, createTokenSource(options));
   try {
     await delivery.verify();
   } finally {
@@ -155,7 +173,8 @@ export function createEmailServer(input: EmailServerOptions = {}, runtime: Email
   const { limits } = options;
   const sender = senderAddress(options);
   const state = stateStoreAccess(options.state, runtime.stateStore);
-  const reading = createReading(options);
+  const tokens = createTokenSource(options);
+  const reading = createReading(options, tokens);
   const context: EmailServerContext = {
     sender,
     policy: createRecipientPolicy(options.allowRecipients ?? [], sender, options.allowAnyRecipient),
@@ -164,7 +183,7 @@ export function createEmailServer(input: EmailServerOptions = {}, runtime: Email
       options.attachmentsDirectory === undefined
         ? undefined
         : PathGuard.create([{ path: options.attachmentsDirectory, access: 'read' }], { readOnly: true }),
-    delivery: createDelivery(options, limits.smtpTimeoutMs),
+    delivery: createDelivery(options, limits.smtpTimeoutMs, tokens),
     sends: createRateLimiter([
       { limit: limits.sendsPerMinute, windowMs: 60_000 },
       { limit: limits.sendsPerHour, windowMs: 3_600_000 },

@@ -138,6 +138,33 @@ describe('emailServerOptions', () => {
       /^(?!.*hunter2).*state: is not a valid URL/,
     ],
     ['an empty state setting', { state: ' ' }, /state: must be a postgres:\/\/ URL or a file path, not empty/],
+    [
+      'OAuth2 settings without a refresh token',
+      { imap: { host: 'h', user: 'u' }, oauth2: { tokenUrl: 'https://id.example/token', clientId: 'c' } },
+      /oauth2\.refreshToken: required with any other OAuth2 setting/,
+    ],
+    [
+      'OAuth2 without an IMAP or SMTP server',
+      { oauth2: { tokenUrl: 'https://id.example/token', clientId: 'c', refreshToken: 'r' } },
+      /OAuth2 settings need an IMAP or SMTP server/,
+    ],
+    [
+      'an OAuth2 token URL in clear text off this machine, without repeating the refresh token',
+      {
+        imap: { host: 'h', user: 'u' },
+        oauth2: { tokenUrl: 'http://id.example/token', clientId: 'c', refreshToken: 'r-secret' },
+      },
+      /^(?!.*r-secret).*must use https \(http only to 127\.0\.0\.1 or ::1\), not http:\/\/id\.example/,
+    ],
+    [
+      'OAuth2 for SMTP without the SMTP login',
+      {
+        from: 'a@example.com',
+        smtp: { host: 'h' },
+        oauth2: { tokenUrl: 'https://id.example/token', clientId: 'c', refreshToken: 'r' },
+      },
+      /OAuth2 for SMTP needs the login: set --smtp-user/,
+    ],
   ])('refuses %s with where it is', (_name, options, message) => {
     expect(() => createEmailServer(options as never)).toThrow(message);
     expect(() => createEmailServer(options as never)).toThrow(expect.objectContaining({ code: 'config_invalid' }));

@@ -115,6 +115,45 @@ const imapOptions: ImapOptionsSchema = z.strictObject({
 /** Where mail is read from and how to log in. */
 export type ImapOptions = z.input<ImapOptionsSchema>;
 
+type OAuth2OptionsShape = {
+  tokenUrl: z.ZodString;
+  clientId: z.ZodString;
+  clientSecret: z.ZodOptional<z.ZodString>;
+  refreshToken: z.ZodString;
+};
+
+type OAuth2OptionsSchema = z.ZodObject<OAuth2OptionsShape, z.core.$strict>;
+
+const requiredWithOAuth2 = (issue: { input: unknown }) =>
+  issue.input === undefined ? 'required with any other OAuth2 setting' : undefined;
+
+const oauth2Options: OAuth2OptionsSchema = z.strictObject({
+  tokenUrl: z.string({ error: requiredWithOAuth2 }).meta({
+    description:
+      "The provider's token endpoint (https), where access tokens for IMAP and SMTP are refreshed; with it, both log in with XOAUTH2",
+    placeholder: 'URL',
+    env: 'TOOLSHED_EMAIL_OAUTH2_TOKEN_URL',
+  }),
+  clientId: z.string({ error: requiredWithOAuth2 }).meta({
+    description: 'The OAuth2 client id the refresh token was issued to',
+    placeholder: 'ID',
+    env: 'TOOLSHED_EMAIL_OAUTH2_CLIENT_ID',
+  }),
+  clientSecret: z.string().optional().meta({
+    description: 'The OAuth2 client secret, when the client has one',
+    flag: false,
+    env: 'TOOLSHED_EMAIL_OAUTH2_CLIENT_SECRET',
+  }),
+  refreshToken: z.string({ error: requiredWithOAuth2 }).meta({
+    description: 'The OAuth2 refresh token',
+    flag: false,
+    env: 'TOOLSHED_EMAIL_OAUTH2_REFRESH_TOKEN',
+  }),
+});
+
+/** Where IMAP and SMTP access tokens are refreshed, and with what. */
+export type OAuth2Options = z.input<OAuth2OptionsSchema>;
+
 type Limit = z.ZodDefault<z.ZodNumber>;
 
 type EmailLimitsShape = {
@@ -147,6 +186,7 @@ type EmailServerOptionsShape = {
   log: z.ZodOptional<z.ZodCustom<SendLogCallback, SendLogCallback>>;
   dnsServers: z.ZodOptional<z.ZodReadonly<z.ZodArray<z.ZodString>>>;
   imap: z.ZodOptional<ImapOptionsSchema>;
+  oauth2: z.ZodOptional<OAuth2OptionsSchema>;
   saveDirectory: z.ZodOptional<z.ZodString>;
   allowMailboxChanges: z.ZodDefault<z.ZodBoolean>;
   state: z.ZodOptional<z.ZodString>;
@@ -204,6 +244,9 @@ export const emailServerOptions: z.ZodObject<EmailServerOptionsShape, z.core.$st
     placeholder: 'IP[:PORT]',
   }),
   imap: imapOptions.optional().meta({ description: 'Read mail from this IMAP server' }),
+  oauth2: oauth2Options.optional().meta({
+    description: 'Log in to IMAP and SMTP with OAuth2 access tokens, refreshed as they expire',
+  }),
   saveDirectory: z.string().optional().meta({
     description: 'The only directory save_attachment may write to; without it, attachments cannot be saved',
     flag: 'save-dir',

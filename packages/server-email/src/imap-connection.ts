@@ -1,6 +1,7 @@
 import { LocalError, ToolError } from '@toolshed/mcp-core';
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import type { ImapOptions } from './email-server-options.ts';
+import type { OAuth2TokenSource } from './oauth2-token-source.ts';
 
 /** What a failure from imapflow carries besides its message. */
 interface ImapFailure extends Error {
@@ -44,12 +45,12 @@ const loopbackHosts = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
  * Refuses settings that would send the login in clear text anywhere but this
  * machine; returns the warning to print when plain text is used locally.
  */
-export function checkImapSecurity(options: ImapOptions): string | undefined {
+export function checkImapSecurity(options: ImapOptions, refreshesTokens = false): string | undefined {
   if (options.host.trim() === '') throw new LocalError('config_invalid', 'The IMAP host is empty');
-  if (options.password === undefined && options.accessToken === undefined) {
+  if (options.password === undefined && options.accessToken === undefined && !refreshesTokens) {
     throw new LocalError(
       'config_invalid',
-      'Set the IMAP password in TOOLSHED_EMAIL_IMAP_PASSWORD (or an OAuth2 token in TOOLSHED_EMAIL_IMAP_ACCESS_TOKEN)',
+      'Set the IMAP password in TOOLSHED_EMAIL_IMAP_PASSWORD (or OAuth2: --oauth2-token-url, --oauth2-client-id and TOOLSHED_EMAIL_OAUTH2_REFRESH_TOKEN)',
     );
   }
   if (options.security !== 'none') return undefined;
@@ -64,7 +65,7 @@ export function checkImapSecurity(options: ImapOptions): string | undefined {
 
 function describeFailure(failure: ImapFailure, where: string, timeoutMs: number): string {
   if (failure.authenticationFailed === true) {
-    return `The IMAP server ${where} refused the login; check the user and TOOLSHED_EMAIL_IMAP_PASSWORD`;
+    return `The IMAP server ${where} refused the login; check the user and TOOLSHED_EMAIL_IMAP_PASSWORD (or, with OAuth2, the token's scope)`;
   }
   switch (failure.code) {
     case 'CONNECT_TIMEOUT':
@@ -104,6 +105,7 @@ export function imapToolError(error: unknown, where: string, timeoutMs: number):
 export function createImapConnection(
   options: ImapOptions,
   limits: { imapTimeoutMs: number; maxCallBytes: number },
+  tokens?: OAuth2TokenSource,
 ): ImapConnection {
   const timeoutMs = limits.imapTimeoutMs;
   const security = options.security ?? 'tls';
@@ -122,9 +124,34 @@ export function createImapConnection(
     target.close();
   }
 
+  // The last OAuth2 token offered, so that a refusal of it asks for a new one (and only of it).
+  let offered: string | undefined;
+
+  /** The login: a refreshed OAuth2 token, the access token given, or the password. */
+  async function login(refused: string | undefined) {
+    if (tokens !== undefined) {
+      offered = (await tokens.token({ refused })).value;
+      return { user: options.user, accessToken: offered };
+    }
+    return options.accessToken === undefined
+      ? { user: options.user, pass: options.password ?? '' }
+      : { user: options.user, accessToken: options.accessToken };
+  }
+
   async function connected(): Promise<ImapFlow> {
     if (client?.usable === true) return client;
     if (client !== undefined) drop(client);
+    try {
+      return await connect(undefined);
+    } catch (error) {
+      // A token the server refused (expired early, or revoked) is refreshed and tried once more; never again.
+      if (tokens === undefined || (error as ImapFailure).authenticationFailed !== true) throw error;
+      return connect(offered);
+    }
+  }
+
+  async function connect(refused: string | undefined): Promise<ImapFlow> {
+    const auth = await login(refused);
     // Loaded on the first call that reads mail: a server that only sends never pays for them.
     const { ImapFlow: Client } = await import('imapflow');
     const { rootCertificates } = process.getBuiltinModule('node:tls');
@@ -134,10 +161,7 @@ export function createImapConnection(
       secure: security === 'tls',
       doSTARTTLS: security === 'starttls' ? true : security === 'none' ? false : undefined,
       ...(isAddress ? {} : { servername: options.host }),
-      auth:
-        options.accessToken === undefined
-          ? { user: options.user, pass: options.password ?? '' }
-          : { user: options.user, accessToken: options.accessToken },
+      auth,
       tls: {
         minVersion: 'TLSv1.2',
         rejectUnauthorized: true,

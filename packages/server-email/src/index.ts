@@ -13,6 +13,7 @@ export type {
   EmailLimits,
   EmailServerOptions,
   ImapOptions,
+  OAuth2Options,
   RecipientLogging,
   SendLogEntry,
   SmtpOptions,

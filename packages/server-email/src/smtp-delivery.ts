@@ -2,6 +2,7 @@ import { LocalError, ToolError } from '@toolshed/mcp-core';
 import type { createTransport } from 'nodemailer';
 import type { SmtpOptions } from './email-server-options.ts';
 import { type MailDelivery, UncertainDeliveryError } from './mail-delivery.ts';
+import type { OAuth2TokenSource } from './oauth2-token-source.ts';
 
 interface SmtpFailure extends Error {
   code?: string;
@@ -17,6 +18,34 @@ function describeFailure(failure: SmtpFailure): string {
 }
 
 type Transport = ReturnType<typeof createTransport>;
+
+/**
+ * A password login, or XOAUTH2 with tokens from the server's one source.
+ * nodemailer asks again with `renew` once when the server refuses a token
+ * (and never more for one login): only then is the token it was given
+ * passed back as refused, so the source refreshes it.
+ */
+function smtpLogin(user: string, password: string | undefined, tokens: OAuth2TokenSource | undefined) {
+  if (tokens === undefined) return { user, pass: password ?? '' };
+  let offered: string | undefined;
+  return {
+    type: 'OAuth2' as const,
+    user,
+    provisionCallback(
+      _user: string,
+      renew: boolean,
+      callback: (error: Error | null, accessToken?: string, expires?: number) => void,
+    ) {
+      tokens.token({ refused: renew ? offered : undefined }).then(
+        (token) => {
+          offered = token.value;
+          callback(null, token.value, token.expiresAt);
+        },
+        (error: Error) => callback(error),
+      );
+    },
+  };
+}
 
 /**
  * A logger for one send that notes only whether the client sent `DATA`:
@@ -48,16 +77,19 @@ function dataWatcher(): { readonly sent: boolean; logger: Record<string, (...ent
  * URL access from message content. A failure before `DATA` surely sent
  * nothing; a broken connection or a lost reply after it is uncertain.
  */
-export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): MailDelivery {
+export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number, tokens?: OAuth2TokenSource): MailDelivery {
   const security = options.security ?? 'starttls';
   const port = options.port ?? (security === 'tls' ? 465 : 587);
+  if (tokens !== undefined && options.user === undefined) {
+    throw new LocalError('config_invalid', 'OAuth2 for SMTP needs the login: set --smtp-user');
+  }
   const settings = {
     host: options.host,
     port,
     secure: security === 'tls',
     requireTLS: security === 'starttls',
     ignoreTLS: security === 'none',
-    ...(options.user === undefined ? {} : { auth: { user: options.user, pass: options.password ?? '' } }),
+    ...(options.user === undefined ? {} : { auth: smtpLogin(options.user, options.password, tokens) }),
     tls: { minVersion: 'TLSv1.2' as const, ...(options.ca === undefined ? {} : { ca: options.ca }) },
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -79,7 +111,7 @@ export function createSmtpDelivery(options: SmtpOptions, timeoutMs: number): Mai
         const failure = error as SmtpFailure;
         const what =
           failure.code === 'EAUTH'
-            ? 'refused the login; check the user and TOOLSHED_EMAIL_SMTP_PASSWORD'
+            ? `refused the login; check the user and ${tokens === undefined ? 'TOOLSHED_EMAIL_SMTP_PASSWORD' : `the OAuth2 settings (${tokens.redact(describeFailure(failure))})`}`
             : failure.code === 'ETLS' || /STARTTLS/i.test(failure.message)
               ? `has no working TLS (${failure.message}); use --smtp-security tls for port 465, or none only for a relay on this machine`
               : `cannot be used: ${describeFailure(failure)}`;

@@ -43,6 +43,11 @@ function serviceAccount(ids: { uid: number; gid: number }): { user: string; grou
 export interface DovecotSettings {
   /** Lines added to the end of the configuration, such as an `imap_capability` that leaves an extension out. */
   extraConfiguration?: string;
+  /**
+   * Accept XOAUTH2 and OAUTHBEARER logins, each token checked at this
+   * introspection endpoint (RFC 7662, `token=…` POSTed), besides the password.
+   */
+  oauth2IntrospectionUrl?: string;
 }
 
 function dovecotConfiguration(
@@ -50,8 +55,18 @@ function dovecotConfiguration(
   ports: { imaps: number; imap: number },
   passwd: string,
   account: { user: string; group: string },
-  extra: string,
+  settings: DovecotSettings,
 ): string {
+  const oauth2 =
+    settings.oauth2IntrospectionUrl === undefined
+      ? ''
+      : `
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = ${directory}/oauth2.conf.ext
+}
+`;
   return `
 base_dir = ${directory}/run
 state_dir = ${directory}/state
@@ -65,13 +80,13 @@ ssl_min_protocol = TLSv1.2
 default_internal_user = ${account.user}
 default_internal_group = ${account.group}
 default_login_user = ${account.user}
-auth_mechanisms = plain login
+auth_mechanisms = plain login${settings.oauth2IntrospectionUrl === undefined ? '' : ' xoauth2 oauthbearer'}
 disable_plaintext_auth = yes
 mail_location = maildir:~/Maildir
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN username_format=%u ${passwd}
-}
+  args = scheme=PLAIN username_format=%u ${passwd}${settings.oauth2IntrospectionUrl === undefined ? '' : '\n  mechanisms = plain login'}
+}${oauth2}
 userdb {
   driver = passwd-file
   args = username_format=%u ${passwd}
@@ -112,7 +127,7 @@ service imap-login {
 service anvil {
   chroot =
 }
-${extra}
+${settings.extraConfiguration ?? ''}
 `;
 }
 
@@ -146,6 +161,20 @@ export async function startDovecot(settings: DovecotSettings = {}): Promise<Dove
   writeFileSync(passwd, `${user}:{PLAIN}${password}:${owner.uid}:${owner.gid}::::\n`);
   const maildir = join(directory, 'home', user, 'Maildir');
   for (const sub of ['cur', 'new', 'tmp']) mkdirSync(join(maildir, sub), { recursive: true });
+  if (settings.oauth2IntrospectionUrl !== undefined) {
+    writeFileSync(
+      join(directory, 'oauth2.conf.ext'),
+      [
+        `introspection_url = ${settings.oauth2IntrospectionUrl}`,
+        'introspection_mode = post',
+        'force_introspection = yes',
+        'username_attribute = username',
+        'active_attribute = active',
+        'active_value = true',
+        '',
+      ].join('\n'),
+    );
+  }
   chownTree(directory, ids);
   // startServiceProcess checks the port it chose; the STARTTLS port is taken from a few chosen ahead.
   const spare = [
@@ -162,13 +191,7 @@ export async function startDovecot(settings: DovecotSettings = {}): Promise<Dove
       imapPort = spare.shift() ?? port + 1;
       writeFileSync(
         configuration,
-        dovecotConfiguration(
-          directory,
-          { imaps: port, imap: imapPort },
-          passwd,
-          serviceAccount(owner),
-          settings.extraConfiguration ?? '',
-        ),
+        dovecotConfiguration(directory, { imaps: port, imap: imapPort }, passwd, serviceAccount(owner), settings),
       );
       return ['-F', '-c', configuration];
     },

@@ -20,6 +20,8 @@ export interface SmtpFixtureOptions {
   password?: string;
   /** Recipients refused at RCPT TO, with the 550 text. */
   rejectRecipients?: Record<string, string>;
+  /** Require XOAUTH2 instead of a password: a login passes when the token is valid now. */
+  oauth2?: { isValid(token: string): boolean };
 }
 
 export interface SmtpFixture {
@@ -55,9 +57,18 @@ export async function startSmtpFixture(options: SmtpFixtureOptions = {}): Promis
     key,
     cert,
     ...(security === 'none' ? { disabledCommands: ['STARTTLS'], allowInsecureAuth: true } : {}),
-    authMethods: ['PLAIN', 'LOGIN'],
+    authMethods: options.oauth2 === undefined ? ['PLAIN', 'LOGIN'] : ['XOAUTH2'],
     logger: false,
     onAuth(auth, _session, callback) {
+      if (options.oauth2 !== undefined) {
+        const ok =
+          auth.method === 'XOAUTH2' && auth.username === user && options.oauth2.isValid(auth.accessToken ?? '');
+        logins.push({ user: auth.username ?? '', ok });
+        // RFC 7628's answer to a refused token: a JSON status the client acknowledges, then 535.
+        if (!ok) callback(null, { data: { status: '401', schemes: 'bearer', scope: 'https://mail.example/' } });
+        else callback(null, { user: auth.username });
+        return;
+      }
       const ok = auth.username === user && auth.password === password;
       logins.push({ user: auth.username ?? '', ok });
       if (!ok) {
