@@ -1,5 +1,6 @@
 import { createOutboundFetcher, PathGuard } from '@toolshed/guards';
 import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
+import { createCompareImagesTool } from './compare-images-tool.ts';
 import { createExtractTextTool } from './extract-text-tool.ts';
 import { createImageInfoTool } from './image-info-tool.ts';
 import type { ImageServerContext } from './image-server-context.ts';
@@ -74,7 +75,12 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
       `Image tools on sharp. Give each image as ${sources.join(', or ')}. Use image_info first when you need the size. ` +
       'process_image applies one or more steps in order, with one decode and one encode. Results come back as images you can see' +
       (context.outputs === undefined ? '.' : ', and full-size files in the output directory.'),
-    tools: [createImageInfoTool(context), createProcessImageTool(context), createExtractTextTool(context)],
+    tools: [
+      createImageInfoTool(context),
+      createProcessImageTool(context),
+      createExtractTextTool(context),
+      createCompareImagesTool(context),
+    ],
     onClose: async () => {
       await Promise.all([context.fetcher?.close(), context.ocr.close()]);
     },

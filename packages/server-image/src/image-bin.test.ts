@@ -91,7 +91,7 @@ describe('toolshed-image bin', () => {
       const client = new ClientV2({ name: 'test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(server.url));
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(3);
+      expect(tools).toHaveLength(4);
       const data = (await (await photo(300, 200)).png().toBuffer()).toString('base64');
       const result = await client.callTool({
         name: 'process_image',

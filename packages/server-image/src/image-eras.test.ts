@@ -12,6 +12,7 @@ import {
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photo } from './__fixtures__/sample-images.ts';
+import { renderedText } from './__fixtures__/text-images.ts';
 import { createImageServer } from './create-image-server.ts';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
@@ -30,6 +31,7 @@ beforeAll(async () => {
   mkdirSync(images);
   mkdirSync(out);
   writeFileSync(join(images, 'photo.jpg'), await (await photo(800, 600)).jpeg().toBuffer());
+  writeFileSync(join(images, 'text.png'), await renderedText(20));
 });
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -38,6 +40,7 @@ async function expectImageWorks(target: TestTarget, client: TestClientKind, tran
   const connection = await connectTestClient(target, { client, transport });
   try {
     expect((await connection.listTools()).map((tool) => tool.name).sort()).toEqual([
+      'compare_images',
       'extract_text',
       'image_info',
       'process_image',
@@ -61,6 +64,14 @@ async function expectImageWorks(target: TestTarget, client: TestClientKind, tran
     const noSize = await connection.callTool('process_image', { path: 'photo.jpg', operations: [{ op: 'resize' }] });
     expect(noSize.isError).toBe(true);
     expect(noSize.content[0]?.text).toMatch(/needs a width, a height, or both/);
+    const read = await connection.callTool('extract_text', { path: 'text.png' });
+    expect(read.structuredContent?.text).toMatch(/The quick brown fox/);
+    expect(read.content[0]?.text).toMatch(/<untrusted-ocr-[0-9a-f]{16}>\nThe quick brown fox/);
+    const compared = await connection.callTool('compare_images', {
+      a: { path: 'photo.jpg' },
+      b: { path: 'photo.jpg' },
+    });
+    expect(compared.structuredContent).toMatchObject({ mismatched_pixels: 0, similarity: 1 });
     expect(connection.protocolProblems()).toEqual([]);
   } finally {
     await connection.close();

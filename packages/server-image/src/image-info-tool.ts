@@ -53,7 +53,7 @@ export function createImageInfoTool(context: ImageServerContext): Tool {
     title: 'Image Info',
     description:
       'Describe an image from its header, at any size: format, size as displayed, orientation, frames, camera EXIF, ' +
-      'whether it holds a GPS location and is within the limits. Give one of path, url, data.',
+      'GPS presence, whether within the limits. Give one of path, url, data.',
     input: () => z.object(imageSourceFields()),
     output: infoShape,
     jsonSchemas: toolJsonSchemas.image_info,

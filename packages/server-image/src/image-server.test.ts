@@ -90,7 +90,7 @@ describe('image server with an output directory', () => {
 
   it('lists its tools, with annotations that say process_image adds files', async () => {
     const { tools } = await h.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['extract_text', 'image_info', 'process_image']);
+    expect(tools.map((tool) => tool.name)).toEqual(['compare_images', 'extract_text', 'image_info', 'process_image']);
     expect(tools.find((tool) => tool.name === 'extract_text')?.annotations?.readOnlyHint).toBe(true);
     const process = tools.find((tool) => tool.name === 'process_image');
     expect(process?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });

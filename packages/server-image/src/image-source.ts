@@ -21,8 +21,11 @@ type ImageSourceFields = {
  * name them in their description only, since the list costs tokens on every turn.
  */
 export function imageSourceFields(options: { described?: boolean } = {}): ImageSourceFields {
+  if (options.described === false) {
+    // An empty value is refused by loadImage, with a message, rather than by a schema keyword sent every turn.
+    return { path: z.string().optional(), url: z.string().optional(), data: z.string().optional() };
+  }
   const field = () => z.string().min(1).optional();
-  if (options.described === false) return { path: field(), url: field(), data: field() };
   return {
     path: field().describe('A file in an allowed directory'),
     url: field().describe('http(s), if allowed'),
@@ -98,6 +101,9 @@ export function loadImage(
   name = 'the image',
 ): Promise<LoadedImage> {
   const given = (['path', 'url', 'data'] as const).filter((key) => source[key] !== undefined);
+  const empty = given.find((key) => source[key] === '');
+  if (empty !== undefined)
+    return Promise.reject(new ToolError(`${empty} is empty: give ${name} as a path, url or data.`));
   if (given.length !== 1) {
     const what = given.length === 0 ? 'none was given' : `got ${given.join(' and ')}`;
     return Promise.reject(new ToolError(`Give ${name} as exactly one of path, url or data; ${what}.`));

@@ -2,22 +2,137 @@
 // schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
 import type { ToolJsonSchemas } from '@toolshed/mcp-core';
 
-export const toolJsonSchemas: Record<"extract_text" | "image_info" | "process_image", ToolJsonSchemas> = {
+export const toolJsonSchemas: Record<"compare_images" | "extract_text" | "image_info" | "process_image", ToolJsonSchemas> = {
+  "compare_images": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "a": {
+          "type": "object",
+          "additionalProperties": false
+        },
+        "b": {
+          "type": "object",
+          "additionalProperties": false
+        }
+      },
+      "required": [
+        "a",
+        "b"
+      ]
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "a": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string"
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height"
+          ],
+          "additionalProperties": false
+        },
+        "b": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string"
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height"
+          ],
+          "additionalProperties": false
+        },
+        "width": {
+          "type": "integer",
+          "description": "The size compared, a’s"
+        },
+        "height": {
+          "type": "integer"
+        },
+        "mismatched_pixels": {
+          "type": "integer"
+        },
+        "mismatch_ratio": {
+          "type": "number",
+          "description": "mismatched_pixels ÷ pixels compared, 0 (same) to 1"
+        },
+        "similarity": {
+          "type": "number",
+          "description": "1 − mismatch_ratio"
+        },
+        "b_resized": {
+          "type": "boolean",
+          "description": "Whether b was scaled to a’s size (same shape, other size)"
+        },
+        "diff": {
+          "description": "The diff image, when the server has an output directory",
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string"
+            },
+            "uri": {
+              "type": "string"
+            },
+            "bytes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "path",
+            "uri",
+            "bytes"
+          ],
+          "additionalProperties": false
+        }
+      },
+      "required": [
+        "a",
+        "b",
+        "width",
+        "height",
+        "mismatched_pixels",
+        "mismatch_ratio",
+        "similarity",
+        "b_resized"
+      ],
+      "additionalProperties": false
+    }
+  },
   "extract_text": {
     "input": {
       "type": "object",
       "properties": {
         "path": {
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "url": {
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "data": {
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "language": {
           "default": "eng",
