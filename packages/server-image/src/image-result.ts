@@ -36,7 +36,7 @@ export function imageResultShape(): z.ZodObject<{
     scaled: z.ZodBoolean;
   }>;
   file: z.ZodOptional<z.ZodObject<{ path: z.ZodString; uri: z.ZodString; bytes: z.ZodNumber }>>;
-  metadata: z.ZodEnum<{ stripped: 'stripped'; kept: 'kept' }>;
+  metadata: z.ZodEnum<{ stripped: 'stripped'; kept: 'kept'; written: 'written' }>;
   notes: z.ZodOptional<z.ZodArray<z.ZodString>>;
 }> {
   const size = { width: z.number().int(), height: z.number().int() };
@@ -53,7 +53,9 @@ export function imageResultShape(): z.ZodObject<{
       .object({ path: z.string(), uri: z.string(), bytes: z.number().int() })
       .optional()
       .describe('Where the full-size result was written, when the server has an output directory'),
-    metadata: z.enum(['stripped', 'kept']),
+    metadata: z
+      .enum(['stripped', 'kept', 'written'])
+      .describe('written: the metadata step’s fields, over the kept metadata with keep_metadata, else alone'),
     notes: z.array(z.string()).optional(),
   });
 }
@@ -77,7 +79,11 @@ function previewOf(preview: EncodedImage, outcome: RenderOutcome) {
 export function imageResult(
   input: { bytes: Buffer; probe: ProbedImage },
   outcome: RenderOutcome,
-  details: { operations: readonly string[]; file: WrittenFile | undefined; keepMetadata: boolean },
+  details: {
+    operations: readonly string[];
+    file: WrittenFile | undefined;
+    metadata: 'stripped' | 'kept' | 'written';
+  },
 ): ToolResult {
   const { probe } = input;
   const notes = [...outcome.notes];
@@ -105,7 +111,7 @@ export function imageResult(
     },
     preview,
     ...(details.file === undefined ? {} : { file: details.file }),
-    metadata: details.keepMetadata ? 'kept' : 'stripped',
+    metadata: details.metadata,
     ...(notes.length === 0 ? {} : { notes }),
   };
   const content: ContentBlock[] = [imageContent(outcome.preview.data, mediaTypes[outcome.preview.format])];

@@ -1,8 +1,9 @@
-import { defineTool, type Tool } from '@toolshed/mcp-core';
+import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { imageResultShape } from './image-result.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { imageSourceFields } from './image-source.ts';
+import { type MetadataArguments, metadataFields } from './metadata-fields.ts';
 import { adjustFields, adjustOperation } from './operations/adjust-operation.ts';
 import { cropFields, cropOperation } from './operations/crop-operation.ts';
 import type { Operation } from './operations/operation.ts';
@@ -27,6 +28,8 @@ function step() {
     z.object({ op: z.literal('adjust'), ...adjustFields() }),
     z.object({ op: z.literal('thumbnail'), ...thumbnailFields() }),
     z.object({ op: z.literal('watermark'), ...watermarkFields(), overlay: overlayField() }),
+    // Strict: a location, or any field not listed, is refused rather than dropped — GPS is never written.
+    z.strictObject({ op: z.literal('metadata'), ...metadataFields() }),
   ]);
 }
 
@@ -44,9 +47,12 @@ const stepGuide =
   'rotate {angle (clockwise), flip (vertical), flop, background}; ' +
   'adjust {grayscale, blur, sharpen, normalise, brightness (×), saturation (×), hue, negate}; ' +
   'thumbnail {size (256), fit: cover*|inside}; ' +
-  'watermark {text | overlay {path|url|data}, gravity: southeast*|northwest|…|centre, opacity (0.5), scale (0.25), color, tile}';
+  'watermark {text | overlay {path|url|data}, gravity: southeast*|northwest|…|centre, opacity (0.5), scale (0.25), color, tile}; ' +
+  'metadata {date, caption, keywords, copyright, author}';
 
-async function operationFor(item: Step, context: ImageServerContext, signal: AbortSignal): Promise<Operation> {
+type PixelStep = Exclude<Step, { op: 'metadata' }>;
+
+async function operationFor(item: PixelStep, context: ImageServerContext, signal: AbortSignal): Promise<Operation> {
   switch (item.op) {
     case 'resize':
       return resizeOperation(item);
@@ -98,7 +104,7 @@ export function createProcessImageTool(context: ImageServerContext): Tool {
       `${deliveryNote(context)} Strips metadata unless keep_metadata.`,
     input: () =>
       z.object({
-        ...imageSourceFields(),
+        ...imageSourceFields({ described: false }),
         operations: z.array(step()).max(maxSteps).default([]).meta({ items: advertisedStep }).describe(stepGuide),
         ...outputFields(),
         keep_metadata: keepMetadataField(),
@@ -110,6 +116,15 @@ export function createProcessImageTool(context: ImageServerContext): Tool {
     // call's deadline and its turn at the work limiter hold the same, and tasks/cancel stops it like a cancel.
     task: 'optional',
     run(args, call) {
+      const pixelSteps = args.operations.filter((item): item is PixelStep => item.op !== 'metadata');
+      const metadataSteps = args.operations.filter((item) => item.op === 'metadata');
+      if (metadataSteps.length > 1) throw new ToolError('Give one metadata step with every field in it.');
+      const [metadataStep] = metadataSteps;
+      let metadata: MetadataArguments | undefined;
+      if (metadataStep !== undefined) {
+        const { op: _op, ...fields } = metadataStep;
+        metadata = fields;
+      }
       return transformImage(context, call, {
         source: { path: args.path, url: args.url, data: args.data },
         output: {
@@ -118,8 +133,9 @@ export function createProcessImageTool(context: ImageServerContext): Tool {
           lossless: args.lossless,
           output_name: args.output_name,
           keep_metadata: args.keep_metadata,
+          metadata,
         },
-        operations: (signal) => Promise.all(args.operations.map((item) => operationFor(item, context, signal))),
+        operations: (signal) => Promise.all(pixelSteps.map((item) => operationFor(item, context, signal))),
       });
     },
   });

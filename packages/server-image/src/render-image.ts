@@ -5,6 +5,7 @@ import { type EncodedImage, encodedFrom, fitPreview, fitsPreview } from './fit-p
 import { decodeOptions, type ProbedImage } from './image-probe.ts';
 import type { ImageLimits } from './image-server-options.ts';
 import { loadSharp, type SharpFunction } from './load-sharp.ts';
+import { type MetadataArguments, withMetadata } from './metadata-fields.ts';
 import type { Dimensions, Operation } from './operations/operation.ts';
 import { animatedFormats, type EncodeOptions, encodeAs, type OutputFormat, previewFormatFor } from './output-format.ts';
 
@@ -17,6 +18,8 @@ export interface RenderRequest {
   encode: EncodeOptions;
   /** Keep EXIF, XMP and ICC from the input (single-pass renders only). */
   keepMetadata: boolean;
+  /** Fields written into the result, over the kept metadata or alone. */
+  metadata?: MetadataArguments | undefined;
   /** Encode the full-size result even when it is larger than the preview: it will be written to a file. */
   keepFull: boolean;
   progress?: ((done: number, total: number, message: string) => void) | undefined;
@@ -104,7 +107,8 @@ export async function renderImage(
       image = await operation.apply(image, current, sharp);
       request.progress?.(index + 1, total, operation.name);
     }
-    if (request.keepMetadata) image = image.keepMetadata();
+    if (request.metadata !== undefined) image = withMetadata(image, request.metadata, request.keepMetadata);
+    else if (request.keepMetadata) image = image.keepMetadata();
 
     const fitsEdge = Math.max(planned.width, planned.height) <= limits.previewMaxEdge;
     let full: EncodedImage | undefined;

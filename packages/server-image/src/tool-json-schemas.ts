@@ -321,19 +321,13 @@ export const toolJsonSchemas: Record<"compare_images" | "extract_text" | "image_
       "type": "object",
       "properties": {
         "path": {
-          "description": "A file in an allowed directory",
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "url": {
-          "description": "http(s), if allowed",
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "data": {
-          "description": "Base64",
-          "type": "string",
-          "minLength": 1
+          "type": "string"
         },
         "operations": {
           "default": [],
@@ -343,7 +337,7 @@ export const toolJsonSchemas: Record<"compare_images" | "extract_text" | "image_
               "op"
             ]
           },
-          "description": "Each {op, ...}; *default. resize {width, height, fit: inside*|cover|contain|fill|outside, position: centre*|top|bottom|left|right|attention|entropy, allow_enlargement, background}; crop {width, height, left+top | strategy: attention*|entropy|centre}; rotate {angle (clockwise), flip (vertical), flop, background}; adjust {grayscale, blur, sharpen, normalise, brightness (×), saturation (×), hue, negate}; thumbnail {size (256), fit: cover*|inside}; watermark {text | overlay {path|url|data}, gravity: southeast*|northwest|…|centre, opacity (0.5), scale (0.25), color, tile}",
+          "description": "Each {op, ...}; *default. resize {width, height, fit: inside*|cover|contain|fill|outside, position: centre*|top|bottom|left|right|attention|entropy, allow_enlargement, background}; crop {width, height, left+top | strategy: attention*|entropy|centre}; rotate {angle (clockwise), flip (vertical), flop, background}; adjust {grayscale, blur, sharpen, normalise, brightness (×), saturation (×), hue, negate}; thumbnail {size (256), fit: cover*|inside}; watermark {text | overlay {path|url|data}, gravity: southeast*|northwest|…|centre, opacity (0.5), scale (0.25), color, tile}; metadata {date, caption, keywords, copyright, author}",
           "maxItems": 20,
           "type": "array"
         },
@@ -514,8 +508,10 @@ export const toolJsonSchemas: Record<"compare_images" | "extract_text" | "image_
           "type": "string",
           "enum": [
             "stripped",
-            "kept"
-          ]
+            "kept",
+            "written"
+          ],
+          "description": "written: the metadata step’s fields, over the kept metadata with keep_metadata, else alone"
         },
         "notes": {
           "type": "array",

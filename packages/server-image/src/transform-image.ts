@@ -5,6 +5,7 @@ import { probeImage } from './image-probe.ts';
 import { imageResult } from './image-result.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageSourceArguments, loadImage } from './image-source.ts';
+import { checkMetadata, type MetadataArguments } from './metadata-fields.ts';
 import type { Operation } from './operations/operation.ts';
 import { checkEncodeOptions, chosenFormat, type OutputFormat } from './output-format.ts';
 import { renderImage } from './render-image.ts';
@@ -16,6 +17,8 @@ export type OutputArguments = {
   lossless?: boolean | undefined;
   output_name?: string | undefined;
   keep_metadata?: boolean | undefined;
+  /** Fields to write into the result's EXIF and XMP. */
+  metadata?: MetadataArguments | undefined;
 };
 
 /** Keep EXIF (GPS included), XMP and the colour profile; the tool's description says they go by default. */
@@ -59,6 +62,8 @@ export async function transformImage(
           const encode = { quality: request.output.quality, lossless: request.output.lossless };
           checkEncodeOptions(format, encode);
           const keepMetadata = request.output.keep_metadata === true;
+          const metadata =
+            request.output.metadata === undefined ? undefined : checkMetadata(request.output.metadata, keepMetadata);
           const outcome = await renderImage(
             {
               bytes: input.bytes,
@@ -68,6 +73,7 @@ export async function transformImage(
               format,
               encode,
               keepMetadata,
+              metadata,
               keepFull: context.outputs !== undefined,
               progress: (done, total, message) => {
                 call.progress(done, total, message);
@@ -77,7 +83,10 @@ export async function transformImage(
             deadline,
           );
           deadline.signal.throwIfAborted();
-          const names = operations.map((operation) => operation.name);
+          const names = [
+            ...operations.map((operation) => operation.name),
+            ...(metadata === undefined ? [] : ['metadata']),
+          ];
           const file =
             context.outputs === undefined || outcome.full === undefined
               ? undefined
@@ -86,7 +95,11 @@ export async function transformImage(
                   stem: input.stem,
                   operations: names,
                 });
-          return imageResult({ bytes: input.bytes, probe }, outcome, { operations: names, file, keepMetadata });
+          return imageResult({ bytes: input.bytes, probe }, outcome, {
+            operations: names,
+            file,
+            metadata: metadata !== undefined ? 'written' : keepMetadata ? 'kept' : 'stripped',
+          });
         }, deadline.signal);
       })(),
     );
