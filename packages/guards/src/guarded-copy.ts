@@ -68,6 +68,15 @@ function alreadyExists(requested: string): ToolError {
   return new ToolError(`"${requested}" already exists; a copy never replaces anything. Choose a new name.`);
 }
 
+/** Who this process is, asked once a copy; `undefined` where there are no user ids (Windows). */
+type ProcessOwner = { readonly uid: number; readonly gid: number } | undefined;
+
+function processOwner(): ProcessOwner {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  return uid === undefined || gid === undefined ? undefined : { uid, gid };
+}
+
 interface OpenedSourceFile {
   readonly fd: number;
   readonly stats: Stats;
@@ -104,14 +113,12 @@ function checkSameFile(file: OpenedSourceFile, directory: OpenTreeDirectory, nam
  * the source's owner where it may (running as root) and its times; the owner is set back to this process's, as
  * cp leaves it, which also clears set-user-ID and set-group-ID bits, dropped here in any case.
  */
-async function copyFileContent(file: OpenedSourceFile, to: string): Promise<void> {
+async function copyFileContent(file: OpenedSourceFile, to: string, owner: ProcessOwner): Promise<void> {
   const { chmodSync, lchownSync } = process.getBuiltinModule('node:fs');
   if (file.stats.size <= syncCopyBytes) copyFileSync(file.from, to, copyFlags);
   else await process.getBuiltinModule('node:fs/promises').copyFile(file.from, to, copyFlags);
-  const uid = process.getuid?.();
-  const gid = process.getgid?.();
-  if (uid !== undefined && gid !== undefined && (file.stats.uid !== uid || file.stats.gid !== gid)) {
-    lchownSync(to, uid, gid);
+  if (owner !== undefined && (file.stats.uid !== owner.uid || file.stats.gid !== owner.gid)) {
+    lchownSync(to, owner.uid, owner.gid);
   }
   if ((file.stats.mode & 0o6000) !== 0) chmodSync(to, file.stats.mode & keptModeBits);
 }
@@ -131,6 +138,7 @@ class TreeCopy {
   readonly #maxDepth: number;
   readonly #maxBytes: number;
   readonly #tick: () => Promise<boolean>;
+  readonly #owner = processOwner();
 
   constructor(guard: Guard, source: GuardedPath, destination: GuardedPath, options: CopyOptions) {
     this.#guard = guard;
@@ -266,7 +274,7 @@ class TreeCopy {
       if (this.bytes + file.stats.size > this.#maxBytes) {
         throw new ToolError(`it grew past ${this.#maxBytes} bytes`);
       }
-      await copyFileContent(file, `${to.base}/${name}`);
+      await copyFileContent(file, `${to.base}/${name}`, this.#owner);
       if (!checkSameFile(file, from, name)) {
         unlinkSync(`${to.base}/${name}`);
         throw accessDenied(this.#source.requested, 'had a file swapped while it was copied');
@@ -298,7 +306,7 @@ async function copySingleFile(
   const temporary = `${destinationDirectory.base}/.${name}.${randomBytes(6).toString('hex')}.tmp`;
   const to = `${destinationDirectory.base}/${name}`;
   try {
-    await copyFileContent(file, temporary);
+    await copyFileContent(file, temporary, processOwner());
     if (!checkSameFile(file, sourceDirectory, sourceName)) {
       throw accessDenied(destination.requested, 'was to be copied from a file swapped while it was copied');
     }
