@@ -66,6 +66,11 @@ const attacks: Record<string, string> = {
     text: `${'A'.repeat(76)}\r\n`.repeat(40_000),
   }),
   'deeply nested MIME': nestedMessage(400),
+  'script and data link targets': htmlMessage({
+    from: 'Eve <eve@attacker.test>',
+    subject: 'Links',
+    html: '<p><a href="javascript:alert(1)">one</a> <a href=" JaVa&#x09;ScRiPt&#58;steal()">two</a> <a href="data:text/html;base64,PHNjcmlwdD4=">three</a> <a href="vbscript:msgbox(1)">four</a> <a href="https://ok.example/page">five</a></p>',
+  }),
   'malformed encodings': [
     'From: broken@attacker.test',
     'To: reader@example.com',
@@ -172,6 +177,15 @@ describe.runIf(serviceGate(dovecotService, it))('attacks through mail', () => {
     expect((search.structuredContent?.messages as Hit[] | undefined)?.[0]?.snippet).toBe('Visible words.');
   });
 
+  it('link targets that run or carry content are not passed on, and their text stays', async () => {
+    const read = await harness.call('read_message', { uid: uids.get('script and data link targets') });
+    expect(read.structuredContent?.body).toBe('one two three four five [https://ok.example/page]');
+    const search = await harness.call('search_messages', { subject: 'Links' });
+    const snippet = (search.structuredContent?.messages as Hit[] | undefined)?.[0]?.snippet;
+    expect(snippet).toBe('one two three four five [https://ok.example/page]');
+    expect(textOf(read) + textOf(search)).not.toMatch(/script|data:|msgbox|steal|alert/i);
+  });
+
   it('a header cannot start a line of its own', async () => {
     const read = await harness.call('read_message', { uid: uids.get('control characters in headers') });
     const subject = String(read.structuredContent?.subject);
@@ -207,6 +221,8 @@ describe.runIf(serviceGate(dovecotService, it))('attacks through mail', () => {
     const big = await harness.call('save_attachment', { uid, attachment: 'big.bin' });
     expect(big.isError).toBe(true);
     expect(textOf(big)).toMatch(/5000 bytes; at most 4096/);
+    // Written as it streamed in, under a hidden name: nothing of it is left behind.
+    expect(readdirSync(saveDirectory).filter((name) => name.endsWith('.partial'))).toEqual([]);
     const again = await harness.call('save_attachment', { uid, attachment: 'report.pdf' });
     expect(again.structuredContent?.saved_as).toBe('report (3).pdf');
   });

@@ -35,12 +35,23 @@ const skipped = [
   ...hiddenStyles.map((style) => `[style*="${style}" i]`),
 ];
 
+// Link targets passed on as links: the web and mail. `javascript:`, `vbscript:` and `data:` above all run or carry
+// content when followed; any other scheme is left out with them, and the link's text stays.
+const linkSchemes = new Set(['http', 'https', 'mailto']);
+
+/** A link's target when it is one to pass on, else '' (html-to-text then keeps only the link's text). */
+export function safeLinkTarget(href: string): string {
+  // Browsers ignore controls and whitespace inside a scheme ("java\tscript:"), and read it in any case.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.replace(/[\u0000-\u0020\u007f-\u009f]/g, ''))?.[1]?.toLowerCase();
+  return scheme === undefined || linkSchemes.has(scheme) ? href : '';
+}
+
 const options: HtmlToTextOptions = {
   wordwrap: false,
   selectors: [
     ...skipped.map((selector) => ({ selector, format: 'skip' })),
     // Links stay as text, their target after them; images become their alt text.
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true, pathRewrite: safeLinkTarget } },
     { selector: 'img', format: 'skip' },
   ],
   limits: { maxDepth: 64, maxChildNodes: 10_000, ellipsis: '…' },

@@ -5,7 +5,7 @@ import { safeAttachmentFileName } from './attachment-file-name.ts';
 import { htmlToPlainText } from './html-to-plain-text.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { parseMessageId } from './message-id.ts';
-import { fetchParsedMessage } from './parsed-message.ts';
+import { fetchParsedMessage, type KeepAttachment } from './parsed-message.ts';
 
 // A header naming more mailboxes than this is an attack on the reply, not a conversation: the rest is not read.
 const maxHeaderAddresses = 1000;
@@ -34,7 +34,8 @@ export interface OriginalMessage {
   sender: string;
   /** The body as plain text (HTML turned into what a reader sees). */
   text: string;
-  attachments: { filename: string; contentType: string; content: Buffer }[];
+  /** Their bytes only when asked for (a forward), each within the caps; `content` is undefined for one that is not. */
+  attachments: { filename: string; contentType: string; size: number; content: Buffer | undefined }[];
   /** The message was larger than a call may fetch and was cut. */
   truncated: boolean;
 }
@@ -72,8 +73,14 @@ export async function fetchOriginalMessage(
   context: MailReadingContext,
   mailbox: string,
   uid: number,
+  keepAttachments: { maxEach: number; maxTotal: number } | undefined,
 ): Promise<OriginalMessage> {
-  const message = await fetchParsedMessage(context, mailbox, uid);
+  // A forward keeps each attachment within the caps, as long as they fit together; a reply keeps none.
+  const keep: KeepAttachment = (_index, _filename, keptBytes) =>
+    keepAttachments === undefined
+      ? 0
+      : Math.max(0, Math.min(keepAttachments.maxEach, keepAttachments.maxTotal - keptBytes));
+  const message = await fetchParsedMessage(context, mailbox, uid, { keep });
   if (message === undefined) throw new ToolError(`There is no message with uid ${uid} in ${mailbox}; search again.`);
   const { parsed } = message;
   const references = parsed.references === undefined ? [] : [parsed.references].flat();
@@ -102,6 +109,7 @@ export async function fetchOriginalMessage(
     attachments: parsed.attachments.map((attachment, index) => ({
       filename: safeAttachmentFileName(attachment.filename, `attachment-${index + 1}`),
       contentType: attachment.contentType,
+      size: attachment.size,
       content: attachment.content,
     })),
     truncated: message.truncated,

@@ -157,13 +157,20 @@ function forwardArguments(
     });
   }
   for (const [index, attachment] of original.attachments.entries()) {
-    if (attachment.content.length > limits.maxAttachmentBytes) {
+    if (attachment.size > limits.maxAttachmentBytes) {
       blocked.push({
         check: 'attachment_size',
         field: `forward_uid attachment ${index + 1}`,
-        reason: `"${attachment.filename}" is ${attachment.content.length} bytes; each attachment may have at most ${limits.maxAttachmentBytes}`,
+        reason: `"${attachment.filename}" is ${attachment.size} bytes; each attachment may have at most ${limits.maxAttachmentBytes}`,
       });
     }
+  }
+  if (blocked.length === 0 && original.attachments.some((attachment) => attachment.content === undefined)) {
+    blocked.push({
+      check: 'message_size',
+      field: 'forward_uid',
+      reason: `The attachments come to more than the ${limits.maxMessageBytes} bytes a message may have`,
+    });
   }
   const header = [
     '---------- Forwarded message ----------',
@@ -178,7 +185,13 @@ function forwardArguments(
       subject: input.subject ?? withPrefix('Fwd', original.subject),
       ...bodyWith(input, `${header}\n\n${original.text.trimEnd()}`),
     },
-    files: blocked.length > 0 ? [] : original.attachments,
+    files:
+      blocked.length > 0
+        ? []
+        : original.attachments.map((attachment) => ({
+            filename: attachment.filename,
+            content: attachment.content ?? Buffer.alloc(0),
+          })),
     notes: [],
     blocked,
     quotesMail: true,
@@ -213,8 +226,12 @@ export async function replyForwardArguments(
   if (context.reading === undefined) {
     return refuse('Replies and forwards read the original over IMAP, and the operator has configured no IMAP server');
   }
-  const original = await fetchOriginalMessage(context.reading, input.mailbox ?? 'INBOX', uid);
-  return input.reply_to_uid === undefined
-    ? forwardArguments(context, input, original)
-    : replyArguments(context, input, original);
+  const forward = input.reply_to_uid === undefined;
+  const original = await fetchOriginalMessage(
+    context.reading,
+    input.mailbox ?? 'INBOX',
+    uid,
+    forward ? { maxEach: context.limits.maxAttachmentBytes, maxTotal: context.limits.maxMessageBytes } : undefined,
+  );
+  return forward ? forwardArguments(context, input, original) : replyArguments(context, input, original);
 }

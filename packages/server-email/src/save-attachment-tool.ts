@@ -1,16 +1,16 @@
 import { createUntrustedTextFence, untrustedLine } from '@toolshed/guards';
 import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
-import type { Attachment } from 'mailparser';
 import * as z from 'zod';
 import { numberedFileName, safeAttachmentFileName } from './attachment-file-name.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { mailboxArgument, shortText, uidArgument } from './mailbox-arguments.ts';
-import { fetchParsedMessage } from './parsed-message.ts';
+import { fetchParsedMessage, type ParsedAttachment } from './parsed-message.ts';
+import { createPartialAttachmentFile } from './partial-attachment-file.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 const maxNameAttempts = 100;
 
-function chooseAttachment(attachments: readonly Attachment[], wanted: number | string): Attachment {
+function chooseAttachment(attachments: readonly ParsedAttachment[], wanted: number | string): ParsedAttachment {
   const found =
     typeof wanted === 'number'
       ? attachments[wanted - 1]
@@ -54,49 +54,63 @@ export function createSaveAttachmentTool(context: MailReadingContext): Tool {
     task: 'optional',
     async run({ mailbox, uid, attachment: wanted }, call) {
       if (guard === undefined) throw new ToolError('Saving attachments is off: the operator set no --save-dir.');
-      const message = await fetchParsedMessage(context, mailbox, uid);
-      if (message === undefined)
-        throw new ToolError(`There is no message with uid ${uid} in ${mailbox}; search again.`);
-      const attachment = chooseAttachment(message.parsed.attachments, wanted);
-      if (message.truncated) {
-        throw new ToolError(
-          `The message is larger than the ${context.limits.maxCallBytes} bytes a call may fetch, so its attachments cannot be saved whole.`,
-        );
-      }
-      if (attachment.size > cap) {
-        throw new ToolError(
-          `The attachment has ${attachment.size} bytes; at most ${cap} may be saved (--max-saved-attachment-bytes).`,
-        );
-      }
-      const base = safeAttachmentFileName(attachment.filename, `attachment-${uid}`);
-      for (let number = 1; number <= maxNameAttempts; number++) {
-        const name = numberedFileName(base, number);
-        const target = await guard.resolve(name, { access: 'write', keepLastLink: true });
-        if (target.exists) continue;
-        // Cancelled while the message was fetched (tasks/cancel, say): a cancelled call reports no file, so none
-        // is written.
-        call.signal.throwIfAborted();
-        try {
-          await guard.writeFile(target, attachment.content, { exclusive: true });
-        } catch (error) {
-          // Another file took the name between the check and the write: try the next one.
-          if (error instanceof Error && /already exists/.test(error.message)) continue;
-          throw error;
+      // Only the wanted attachment is written, into a hidden file as the message streams by; the rest is counted.
+      const partial = await createPartialAttachmentFile(guard, cap);
+      let chosen = false;
+      const sink = (index: number, filename: string | undefined) => {
+        const match = typeof wanted === 'number' ? index === wanted : filename === wanted;
+        if (chosen || !match) return undefined;
+        chosen = true;
+        return partial.sink;
+      };
+      try {
+        const message = await fetchParsedMessage(context, mailbox, uid, { sink });
+        if (message === undefined)
+          throw new ToolError(`There is no message with uid ${uid} in ${mailbox}; search again.`);
+        const attachment = chooseAttachment(message.parsed.attachments, wanted);
+        if (message.truncated) {
+          throw new ToolError(
+            `The message is larger than the ${context.limits.maxCallBytes} bytes a call may fetch, so its attachments cannot be saved whole.`,
+          );
         }
-        const result = {
-          saved_as: name,
-          size: attachment.content.length,
-          content_type: untrustedLine(attachment.contentType),
-        };
-        // The name comes from the sender, so it is fenced like the rest of what they wrote.
-        const fence = createUntrustedTextFence('mail');
-        return structuredResult(result, {
-          text: `Saved in the save directory (${result.size} bytes) under the name below. ${fence.notice}\n${fence.wrap(name)}`,
-        });
+        if (attachment.size > cap) {
+          throw new ToolError(
+            `The attachment has ${attachment.size} bytes; at most ${cap} may be saved (--max-saved-attachment-bytes).`,
+          );
+        }
+        await partial.finish();
+        const base = safeAttachmentFileName(attachment.filename, `attachment-${uid}`);
+        for (let number = 1; number <= maxNameAttempts; number++) {
+          const name = numberedFileName(base, number);
+          const target = await guard.resolve(name, { access: 'write', keepLastLink: true });
+          if (target.exists) continue;
+          // Cancelled while the message was fetched (tasks/cancel, say): a cancelled call reports no file, so none
+          // is left.
+          call.signal.throwIfAborted();
+          try {
+            await partial.moveTo(target);
+          } catch (error) {
+            // Another file took the name between the check and the move: try the next one.
+            if (error instanceof Error && /already exists/.test(error.message)) continue;
+            throw error;
+          }
+          const result = {
+            saved_as: name,
+            size: attachment.size,
+            content_type: untrustedLine(attachment.contentType),
+          };
+          // The name comes from the sender, so it is fenced like the rest of what they wrote.
+          const fence = createUntrustedTextFence('mail');
+          return structuredResult(result, {
+            text: `Saved in the save directory (${result.size} bytes) under the name below. ${fence.notice}\n${fence.wrap(name)}`,
+          });
+        }
+        throw new ToolError(
+          `"${base}" and ${maxNameAttempts - 1} numbered variants already exist in the save directory.`,
+        );
+      } finally {
+        await partial.discard();
       }
-      throw new ToolError(
-        `"${base}" and ${maxNameAttempts - 1} numbered variants already exist in the save directory.`,
-      );
     },
   });
 }

@@ -30,6 +30,8 @@ function answeringYes(asked: string[]) {
 
 /** An instance that is the bin in a process of its own, which the test can kill. */
 export interface EmailProcess extends EmailInstance {
+  /** The process's id, for reading its memory from /proc. */
+  pid: number;
   /** Kills the process with SIGKILL: no handler runs, nothing is cleaned up or recorded. */
   kill(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function startEmailProcess(
   return {
     client,
     asked,
+    pid,
     async kill() {
       process.kill(pid, 'SIGKILL');
       while (alivePids([pid]).length > 0) await delay(20);
