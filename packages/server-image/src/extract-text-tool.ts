@@ -2,11 +2,13 @@ import { createUntrustedTextFence } from '@toolshed/guards';
 import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { startDeadline } from './call-deadline.ts';
-import { decodeOptions, probeImage } from './image-probe.ts';
+import { decodableInput } from './decoded-input.ts';
+import { decodeOptions } from './image-probe.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { imageSourceFields, loadImage } from './image-source.ts';
 import { loadSharp } from './load-sharp.ts';
 import { findLanguageData } from './ocr-languages.ts';
+import { renderError } from './render-image.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
 function textShape() {
@@ -53,7 +55,7 @@ export function createExtractTextTool(context: ImageServerContext): Tool {
         const input = await deadline.race(loadImage(args, context, deadline.signal));
         return await deadline.race(
           context.limiter.run(async () => {
-            const probe = await probeImage(input.bytes, input.label, limits);
+            const { bytes, probe } = await decodableInput(input, limits);
             const pixels = probe.width * probe.height;
             if (pixels > limits.ocrMaxPixels) {
               throw new ToolError(
@@ -62,12 +64,15 @@ export function createExtractTextTool(context: ImageServerContext): Tool {
             }
             const sharp = await loadSharp();
             // Grey and barely compressed: tesseract binarises anyway, and PNG is a format its reader decodes exactly.
-            const page = await sharp(input.bytes, { ...decodeOptions(probe, limits), pages: 1 })
+            const page = await sharp(bytes, { ...decodeOptions(probe, limits), pages: 1 })
               .timeout({ seconds: deadline.secondsLeft() })
               .flatten({ background: '#ffffff' })
               .greyscale()
               .png({ compressionLevel: 1 })
-              .toBuffer();
+              .toBuffer()
+              .catch((error: unknown) => {
+                throw renderError(error, input.label);
+              });
             const recognized = await context.ocr.recognize(page, languageData, deadline.signal, (fraction) => {
               call.progress(Math.round(fraction * 100), 100, 'recognizing text');
             });

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DnsServer, startDnsServer } from '@toolshed/guards/testing';
+import { serviceGate } from '@toolshed/mcp-core/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,7 @@ import {
   svgReadingAFile,
   webpDeclaring,
 } from './__fixtures__/crafted-images.ts';
+import { heicDeclaring, heicOf, heifEncoder } from './__fixtures__/heic-images.ts';
 import { type ImageHarness, oneStep, startImageHarness, textOf } from './__fixtures__/image-harness.ts';
 import { type ImageWebServer, startImageWebServer } from './__fixtures__/image-web-server.ts';
 import { animation, everyFormat, photo } from './__fixtures__/sample-images.ts';
@@ -390,6 +392,152 @@ describe('metadata values that try to inject markup or overflow', () => {
     expect(textOf(result)).toMatch(message);
     expect(textOf(result).length).toBeLessThan(2_000);
     expect(readdirSync(h.out)).toEqual(before);
+    await stillServes(h);
+  });
+});
+
+describe('OCR and compare: bombs, giants and damaged files', () => {
+  let h: ImageHarness;
+
+  beforeAll(async () => {
+    h = await startImageHarness();
+    const samples = await everyFormat(160, 120);
+    const write = (name: string, bytes: Buffer) => writeFileSync(join(h.images, name), bytes);
+    write('good.png', samples.png ?? Buffer.alloc(0));
+    write('declared-50000.png', pngDeclaring(50_000, 50_000));
+    write('zeros-144mp.png', pngDeclaring(12_000, 12_000, 12_000));
+    write('declared-60000.jpg', jpegDeclaring(samples.jpeg ?? Buffer.alloc(0), 60_000, 60_000));
+    write('truncated.png', (samples.png ?? Buffer.alloc(0)).subarray(0, 400));
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it.each([
+    ['declared-50000.png', /50000×50000 = 2500000000 pixels; images over 50000000 pixels are not decoded/],
+    ['zeros-144mp.png', /12000×12000 = 144000000 pixels/],
+    ['declared-60000.jpg', /60000×60000 = 3600000000 pixels/],
+  ])('refuses the bomb %s for OCR and for either side of a compare, before decoding it', async (path, message) => {
+    for (const [tool, args] of [
+      ['extract_text', { path }],
+      ['compare_images', { a: { path }, b: { path: 'good.png' } }],
+      ['compare_images', { a: { path: 'good.png' }, b: { path } }],
+    ] as const) {
+      const result = await h.call(tool, args);
+      expect(result.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(textOf(result)).toMatch(message);
+    }
+    await stillServes(h);
+  });
+
+  it('refuses a compare whose real images are over the pixel cap, before decoding them', async () => {
+    const tight = await startImageHarness(({ images }) => ({
+      directories: [images],
+      limits: { maxInputPixels: 100_000 },
+    }));
+    try {
+      writeFileSync(join(tight.images, 'giant.png'), await (await photo(400, 300)).png().toBuffer());
+      const result = await tight.call('compare_images', { a: { path: 'giant.png' }, b: { path: 'giant.png' } });
+      expect(textOf(result)).toMatch(/400×300 = 120000 pixels; images over 100000 pixels are not decoded/);
+    } finally {
+      await tight.close();
+    }
+  });
+
+  it('refuses a truncated image for OCR and compare clearly', async () => {
+    for (const [tool, args] of [
+      ['extract_text', { path: 'truncated.png' }],
+      ['compare_images', { a: { path: 'truncated.png' }, b: { path: 'good.png' } }],
+    ] as const) {
+      const result = await h.call(tool, args);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/truncated or corrupt|not an image this server can read|could not be processed/);
+    }
+    await stillServes(h);
+  });
+
+  it('processes a GIF with a ZIP and a web page appended (a GIFAR) as the image alone', async () => {
+    const gif = await (await photo(64, 48)).gif().toBuffer();
+    const appended = Buffer.from('PK\u0003\u0004<html><script>alert(1)</script></html>', 'latin1');
+    writeFileSync(join(h.images, 'gifar.gif'), Buffer.concat([gif, appended]));
+    const result = await h.call('process_image', { path: 'gifar.gif', format: 'png' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { path } = (result.structuredContent as { file: { path: string } }).file;
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(path).includes('<script>')).toBe(false);
+  });
+
+  it('drops a script hidden in a JPEG comment from every result', async () => {
+    const jpeg = await (await photo(64, 48)).jpeg().toBuffer();
+    const comment = Buffer.from('<script>alert(1)</script>', 'latin1');
+    const segment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, comment.length + 2]), comment]);
+    writeFileSync(join(h.images, 'commented.jpg'), Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]));
+    const result = await h.call('process_image', {
+      path: 'commented.jpg',
+      operations: [{ op: 'metadata', caption: 'safe' }],
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { path } = (result.structuredContent as { file: { path: string } }).file;
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(path).includes('<script>')).toBe(false);
+  });
+});
+
+describe.runIf(serviceGate(heifEncoder, it))('HEIC bombs, truncations and polyglots', () => {
+  let h: ImageHarness;
+
+  beforeAll(async () => {
+    h = await startImageHarness();
+    const real = heicOf(await (await photo(64, 48)).png().toBuffer());
+    const write = (name: string, bytes: Buffer) => writeFileSync(join(h.images, name), bytes);
+    write('good.png', await (await photo(32, 24)).png().toBuffer());
+    write('declared-50000.heic', heicDeclaring(real, 50_000, 50_000));
+    write('declared-4000.heic', heicDeclaring(real, 4_000, 4_000));
+    write('truncated.heic', real.subarray(0, Math.floor(real.length / 2)));
+    write('header-only.heic', real.subarray(0, 40));
+    // A HEIC's box header with a PNG behind it: a file two readers would read two ways.
+    write('heic-then-png.heic', Buffer.concat([real.subarray(0, 32), await (await photo(32, 24)).png().toBuffer()]));
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it.each([['declared-50000.heic', /50000×50000 = 2500000000 pixels; images over 50000000 pixels are not decoded/]])(
+    'refuses the HEIC bomb %s before decoding it, in every tool',
+    async (path, message) => {
+      for (const [tool, args] of [
+        ['process_image', { path, operations: [{ op: 'resize', width: 10 }] }],
+        ['extract_text', { path }],
+        ['compare_images', { a: { path }, b: { path } }],
+      ] as const) {
+        const result = await h.call(tool, args);
+        expect(result.isError, tool).toBe(true);
+        expect(textOf(result)).toMatch(message);
+      }
+      const info = await h.call('image_info', { path });
+      expect(info.structuredContent).toMatchObject({ format: 'heic', processable: false });
+      await stillServes(h);
+    },
+  );
+
+  it('refuses a HEIC whose declared size is within the cap but whose data is not', async () => {
+    const result = await h.call('process_image', { path: 'declared-4000.heic', format: 'png' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/could not be decoded|truncated or corrupt|not an image/);
+    await stillServes(h);
+  });
+
+  it.each(['truncated.heic', 'header-only.heic', 'heic-then-png.heic'])('refuses %s clearly', async (path) => {
+    for (const [tool, args] of [
+      ['process_image', { path, format: 'png' }],
+      ['extract_text', { path }],
+    ] as const) {
+      const result = await h.call(tool, args);
+      expect(result.isError, tool).toBe(true);
+      expect(textOf(result)).toMatch(/could not be decoded|truncated or corrupt|not an image this server can read/);
+    }
     await stillServes(h);
   });
 });

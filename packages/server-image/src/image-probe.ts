@@ -6,7 +6,7 @@ import { loadSharp } from './load-sharp.ts';
 /** What the header says, read before any pixel is decoded, and judged against the limits. */
 export interface ProbedImage {
   metadata: Metadata;
-  /** `jpeg`, `png`, `webp`, `gif`, `tiff` or `avif`. */
+  /** `jpeg`, `png`, `webp`, `gif`, `tiff`, `avif` or `heic`. */
   format: InputFormat;
   /** After EXIF orientation is applied. */
   width: number;
@@ -16,9 +16,9 @@ export interface ProbedImage {
   frames: number;
 }
 
-export type InputFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff' | 'avif';
+export type InputFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff' | 'avif' | 'heic';
 
-const acceptedInputs = 'JPEG, PNG, WebP, AVIF, GIF or TIFF';
+const acceptedInputs = 'JPEG, PNG, WebP, AVIF, HEIC, GIF or TIFF';
 
 /** How sharp is told to decode an input that passed the probe. */
 export function decodeOptions(probe: ProbedImage, limits: ImageLimits): SharpOptions {
@@ -41,7 +41,10 @@ function inputFormat(metadata: Metadata, label: string): InputFormat {
       return metadata.format;
     case 'heif':
       if (metadata.compression === 'av1') return 'avif';
-      throw new ToolError(`${label} is HEIC (HEVC), which this server cannot decode; use ${acceptedInputs}.`);
+      if (metadata.compression === 'hevc') return 'heic';
+      throw new ToolError(
+        `${label} is HEIF with ${metadata.compression} data, which is not accepted; use ${acceptedInputs}.`,
+      );
     case 'svg':
       throw new ToolError(
         `${label} is SVG, which is not accepted: an SVG can make the renderer read other files. Use ${acceptedInputs}.`,

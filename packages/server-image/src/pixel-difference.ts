@@ -1,10 +1,12 @@
 import { ToolError } from '@toolshed/mcp-core';
 import type { CallDeadline } from './call-deadline.ts';
+import { type DecodableInput, decodableInput } from './decoded-input.ts';
 import { type EncodedImage, encodedFrom, fitPreview } from './fit-preview.ts';
-import { decodeOptions, probeImage } from './image-probe.ts';
+import { decodeOptions } from './image-probe.ts';
 import type { ImageLimits } from './image-server-options.ts';
 import type { LoadedImage } from './image-source.ts';
 import { loadSharp } from './load-sharp.ts';
+import { renderError } from './render-image.ts';
 
 type Pixelmatch = typeof import('pixelmatch').default;
 
@@ -43,7 +45,9 @@ export async function pixelDifference(
   limits: ImageLimits,
   deadline: CallDeadline,
 ): Promise<PixelDifference> {
-  const [probeA, probeB] = [await probeImage(a.bytes, 'a', limits), await probeImage(b.bytes, 'b', limits)];
+  const decodedA = await decodableInput({ ...a, label: 'a' }, limits);
+  const decodedB = await decodableInput({ ...b, label: 'b' }, limits);
+  const [probeA, probeB] = [decodedA.probe, decodedB.probe];
   const { width, height } = probeA;
   const bResized = probeB.width !== width || probeB.height !== height;
   if (bResized && Math.abs(probeB.width / probeB.height / (width / height) - 1) > aspectTolerance) {
@@ -52,14 +56,20 @@ export async function pixelDifference(
     );
   }
   const sharp = await loadSharp();
-  const rgba = (image: LoadedImage, probe: typeof probeA) => {
-    let pipeline = sharp(image.bytes, { ...decodeOptions(probe, limits), pages: 1 }).timeout({
+  const rgba = ({ bytes, probe }: DecodableInput) => {
+    let pipeline = sharp(bytes, { ...decodeOptions(probe, limits), pages: 1 }).timeout({
       seconds: deadline.secondsLeft(),
     });
     if (bResized && probe === probeB) pipeline = pipeline.resize({ width, height, fit: 'fill' });
-    return pipeline.ensureAlpha().raw({ depth: 'uchar' }).toBuffer();
+    return pipeline
+      .ensureAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer()
+      .catch((error: unknown) => {
+        throw renderError(error, probe === probeA ? 'a' : 'b');
+      });
   };
-  const [pixelsA, pixelsB] = await Promise.all([rgba(a, probeA), rgba(b, probeB)]);
+  const [pixelsA, pixelsB] = await Promise.all([rgba(decodedA), rgba(decodedB)]);
   deadline.signal.throwIfAborted();
   const pixelmatch = await loadPixelmatch();
   const output = Buffer.alloc(width * height * 4);

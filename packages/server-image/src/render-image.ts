@@ -49,7 +49,7 @@ function sizeOf(info: OutputInfo, frames: number): Dimensions {
 }
 
 /** sharp's message, said for a model: which input, and that it is damaged when the decoder says so. */
-function renderError(error: unknown, label: string): unknown {
+export function renderError(error: unknown, label: string): unknown {
   if (error instanceof ToolError || !(error instanceof Error)) return error;
   const detail = error.message.split('\n')[0] ?? '';
   if (/timeout/i.test(detail)) {

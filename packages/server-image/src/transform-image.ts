@@ -1,7 +1,7 @@
 import type { CallContext, ToolResult } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { startDeadline } from './call-deadline.ts';
-import { probeImage } from './image-probe.ts';
+import { decodableInput } from './decoded-input.ts';
 import { imageResult } from './image-result.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageSourceArguments, loadImage } from './image-source.ts';
@@ -52,12 +52,12 @@ export async function transformImage(
         const input = await loadImage(request.source, context, deadline.signal);
         const operations = await request.operations(deadline.signal);
         return await context.limiter.run(async () => {
-          const probe = await probeImage(input.bytes, input.label, limits);
+          const { bytes, probe } = await decodableInput(input, limits);
           const format = chosenFormat(
             request.output.format,
             request.output.output_name,
-            // Without a format argument, the input's format is kept.
-            probe.format,
+            // Without a format argument, the input's format is kept; HEIC, which sharp cannot write, becomes JPEG.
+            probe.format === 'heic' ? 'jpeg' : probe.format,
           );
           const encode = { quality: request.output.quality, lossless: request.output.lossless };
           checkEncodeOptions(format, encode);
@@ -66,7 +66,7 @@ export async function transformImage(
             request.output.metadata === undefined ? undefined : checkMetadata(request.output.metadata, keepMetadata);
           const outcome = await renderImage(
             {
-              bytes: input.bytes,
+              bytes,
               label: input.label,
               probe,
               operations,
