@@ -79,17 +79,20 @@ describe.runIf(serviceGate(dovecotService, it))('OAuth2 for IMAP and SMTP, refre
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it('shares one refreshed token between IMAP and SMTP', async () => {
-    const before = provider.refreshes;
-    const instance = await start();
-    const sent = await send(instance, 'First');
-    expect(sent.isError, textOf(sent)).toBeFalsy();
-    const read = await call(instance, 'search_messages', { subject: 'Token test' });
-    expect(read.isError, textOf(read)).toBeFalsy();
-    expect(read.structuredContent?.total).toBe(1);
-    expect(provider.refreshes).toBe(before + 1);
-    expect(smtp.logins.at(-1)).toEqual({ user, ok: true });
-  });
+  it.each(['v1', 'v2-legacy', 'v2-modern'] as const)(
+    'shares one refreshed token between IMAP and SMTP (%s client)',
+    async (kind) => {
+      const before = provider.refreshes;
+      const instance = await start(kind);
+      const sent = await send(instance, 'First');
+      expect(sent.isError, textOf(sent)).toBeFalsy();
+      const read = await call(instance, 'search_messages', { subject: 'Token test' });
+      expect(read.isError, textOf(read)).toBeFalsy();
+      expect(read.structuredContent?.total).toBe(1);
+      expect(provider.refreshes).toBe(before + 1);
+      expect(smtp.logins.at(-1)).toEqual({ user, ok: true });
+    },
+  );
 
   it('refreshes a token that expired before its time once, after the refusal, and the call succeeds', async () => {
     const instance = await start('v2-modern');

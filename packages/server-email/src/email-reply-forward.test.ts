@@ -268,6 +268,8 @@ describe.runIf(serviceGate(dovecotService, it))('replies, forwards and threads',
       text: 'x',
     });
     expect(textOf(both)).toMatch(/reply_to_uid or forward_uid, not both/);
+    const silent = await harness.call('send_email', { reply_to_uid: uid });
+    expect(textOf(silent)).toMatch(/text \(body\): A reply needs its own text/);
     const missing = await harness.call('send_email', { reply_to_uid: 999_999, text: 'x' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/no message with uid 999999 in INBOX/);

@@ -128,7 +128,11 @@ function replyArguments(
         ? ['The original has no valid Message-ID: the reply is not threaded to it.']
         : []),
     ],
-    blocked: [],
+    // The quote alone is not an answer: without words of its own the reply would only send the original back.
+    blocked:
+      (input.text ?? '') === '' && (input.html ?? '') === ''
+        ? [{ check: 'body', field: 'text', reason: 'A reply needs its own text: give text, html, or both' }]
+        : [],
     quotesMail: original.text.trim() !== '',
     recipientsFromOriginal: !given,
   };
