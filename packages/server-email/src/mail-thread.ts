@@ -97,8 +97,13 @@ async function threadByHeaders(client: ImapFlow, uid: number): Promise<number[]>
 export async function threadUids(client: ImapFlow, uid: number): Promise<number[]> {
   const exists = await client.search({ uid: String(uid) }, { uid: true });
   if (!exists || exists.length === 0) throw new ToolError(`There is no message with uid ${uid}; search again.`);
-  const uids = client.capabilities.has('THREAD=REFERENCES')
-    ? ((await threadByServer(client, uid)) ?? [uid])
-    : await threadByHeaders(client, uid);
+  // A server that announces THREAD and then refuses it (NO, BAD) is asked by headers instead.
+  const byServer = client.capabilities.has('THREAD=REFERENCES')
+    ? await threadByServer(client, uid).catch((error: { responseStatus?: string }) => {
+        if (error.responseStatus === 'NO' || error.responseStatus === 'BAD') return undefined;
+        throw error;
+      })
+    : undefined;
+  const uids = byServer ?? (await threadByHeaders(client, uid));
   return uids.sort((left, right) => left - right).slice(-maxThreadMessages);
 }
