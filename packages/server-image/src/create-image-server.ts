@@ -25,8 +25,9 @@ function inputGuard(options: ImageServerOptions): PathGuard | undefined {
 }
 
 /**
- * An image server on sharp: image_info, and process_image, which resizes,
- * crops, rotates, converts, thumbnails, watermarks and adjusts in one pass. Inputs come from the allowed
+ * An image server on sharp: image_info; process_image, which resizes, crops,
+ * rotates, converts, thumbnails, watermarks, adjusts and writes metadata in
+ * one pass; extract_text (OCR); and compare_images. Inputs come from the allowed
  * directories, as base64, or (when allowed) from public URLs; results come
  * back as images fitted to what clients accept, and full-size into the
  * output directory when there is one.
@@ -73,7 +74,8 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
     version: serverVersion,
     instructions:
       `Image tools on sharp. Give each image as ${sources.join(', or ')}. Use image_info first when you need the size. ` +
-      'process_image applies one or more steps in order, with one decode and one encode. Results come back as images you can see' +
+      'process_image applies one or more steps in order, with one decode and one encode; extract_text reads text (OCR); ' +
+      'compare_images compares two images. Results come back as images you can see' +
       (context.outputs === undefined ? '.' : ', and full-size files in the output directory.'),
     tools: [
       createImageInfoTool(context),
