@@ -179,8 +179,9 @@ describe('copy_file', () => {
         const destination = `racy-tree-${index}`;
         const result = await call('copy_file', { source: 'racy', destination });
         expect(JSON.stringify(result)).not.toContain(secretText);
+        // The swapper writes the harmless file in place: a copy may catch it part written, never anything else.
         const copied = join(sandbox.allowed, destination, 'inner', 'file.txt');
-        if (existsSync(copied)) expect(readFileSync(copied, 'utf8')).toBe('harmless');
+        if (existsSync(copied)) expect('harmless'.startsWith(readFileSync(copied, 'utf8'))).toBe(true);
         expect(existsSync(join(sandbox.allowed, destination, 'secret.txt'))).toBe(false);
         return result.isError === true ? 'refused' : 'done';
       });

@@ -107,3 +107,30 @@ describe.each(testClientKinds)('walks that follow .gitignore, %s client', (kind)
     expect(await contentMatches({ path: 'repo/.github' })).toEqual(['repo/.github/workflow.yml']);
   });
 });
+
+describe('ignore files of name patterns only', () => {
+  const setup = useToolClient('v2-modern');
+  const at = (path: string) => join(setup.sandbox.allowed, path);
+
+  it('decide by name at any depth, and a nearer file still overrides a farther one', async () => {
+    for (const [path, text] of Object.entries({
+      'names/.gitignore': '*.tmp\ncache/\n!keep.tmp\n',
+      'names/a/b/c/drop.tmp': '',
+      'names/a/b/c/keep.tmp': '',
+      'names/a/b/cache/x.txt': '',
+      'names/a/b/c/d.txt': '',
+      'names/a/.gitignore': '!drop.tmp\n',
+      'names/z/drop.tmp': '',
+    })) {
+      mkdirSync(dirname(at(path)), { recursive: true });
+      writeFileSync(at(path), text);
+    }
+    const result = await setup.client.callTool('search_files', { path: 'names', pattern: '**/*.*' });
+    const found = setup
+      .text(result)
+      .split('\n')
+      .map((path) => path.slice(at('names').length + 1))
+      .sort();
+    expect(found).toEqual(['.gitignore', 'a/.gitignore', 'a/b/c/d.txt', 'a/b/c/drop.tmp', 'a/b/c/keep.tmp']);
+  });
+});

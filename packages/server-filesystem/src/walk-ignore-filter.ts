@@ -29,6 +29,27 @@ interface DirectoryRules {
   /** Turns a path below `scope` into one relative to the rules' directory. */
   readonly relative: (relativePath: string) => string;
   readonly rules: Ignore;
+  /**
+   * Verdicts by name (`name/` for a directory), when every pattern is one without a slash: git matches those
+   * against the name alone, so names that recur (index.ts, package.json) are decided once a walk.
+   */
+  readonly byName: Map<string, Verdict> | undefined;
+}
+
+type Verdict = 'ignored' | 'unignored' | undefined;
+
+/**
+ * Whether every pattern of an ignore file has no slash but a trailing one: `*.log`, `node_modules/`, `!keep.log`.
+ * A slash anywhere else (`/build`, `src/gen`, `docs/**`) ties a pattern to the path, not the name.
+ */
+function namePatternsOnly(text: string): boolean {
+  for (const line of text.split('\n')) {
+    const pattern = line.trim();
+    if (pattern === '' || pattern.startsWith('#')) continue;
+    const body = (pattern.startsWith('!') ? pattern.slice(1) : pattern).replace(/\/$/, '');
+    if (body.includes('/')) return false;
+  }
+  return true;
 }
 
 /** A regular file's text, never through a link; `undefined` when it is missing, not a file or too large. */
@@ -52,10 +73,17 @@ function readWithoutDescriptors(path: string): string | undefined {
 }
 
 /** The rules of the ignore files `names` in `directory`, read inside it as verified under `root`. */
-function readRules(directory: string, root: string, names: readonly string[]): Ignore | undefined {
+function readRules(
+  directory: string,
+  root: string,
+  names: readonly string[],
+): { rules: Ignore; namesOnly: boolean } | undefined {
   let rules: Ignore | undefined;
+  let namesOnly = true;
   const add = (text: string | undefined) => {
-    if (text !== undefined) rules = (rules ?? ignore({ ignorecase: false })).add(text);
+    if (text === undefined) return;
+    rules = (rules ?? ignore({ ignorecase: false })).add(text);
+    namesOnly &&= namePatternsOnly(text);
   };
   let verified: ReturnType<typeof openVerifiedDirectory>;
   try {
@@ -64,9 +92,10 @@ function readRules(directory: string, root: string, names: readonly string[]): I
     if (ToolError.isInstance(error)) throw error;
     return undefined;
   }
+  const found = () => (rules === undefined ? undefined : { rules, namesOnly });
   if (verified === undefined) {
     for (const name of names) add(readWithoutDescriptors(`${directory}/${name}`));
-    return rules;
+    return found();
   }
   try {
     for (const name of names) {
@@ -80,7 +109,15 @@ function readRules(directory: string, root: string, names: readonly string[]): I
   } finally {
     verified.close();
   }
-  return rules;
+  return found();
+}
+
+function directoryRules(
+  scope: string,
+  relative: (relativePath: string) => string,
+  read: { rules: Ignore; namesOnly: boolean },
+): DirectoryRules {
+  return { scope, relative, rules: read.rules, byName: read.namesOnly ? new Map() : undefined };
 }
 
 function entryExists(path: string): boolean {
@@ -100,22 +137,40 @@ function ancestorRules(start: GuardedPath): DirectoryRules[] {
   while (directory !== start.grant.path && directory.startsWith(`${start.grant.path}/`)) {
     directory = dirname(directory);
     const fromThere = start.path.slice(directory.length + 1);
-    const rules = readRules(directory, start.grant.path, ignoreFileNames);
+    const read = readRules(directory, start.grant.path, ignoreFileNames);
     const relative = (path: string) => (path === '' ? fromThere : `${fromThere}/${path}`);
-    if (rules !== undefined) found.push({ scope: '', relative, rules });
+    if (read !== undefined) found.push(directoryRules('', relative, read));
     if (entryExists(`${directory}/.git`)) break;
   }
   return found;
 }
 
-/** The verdict of the nearest rules that speak about a path; nearer ignore files override farther ones, as in git. */
-function decide(stack: readonly DirectoryRules[], relativePath: string, isDirectory: boolean): boolean {
+function verdictOf(rules: Ignore, path: string): Verdict {
+  const { ignored, unignored } = rules.test(path);
+  return ignored ? 'ignored' : unignored ? 'unignored' : undefined;
+}
+
+/**
+ * The verdict of the nearest rules that speak about an entry; nearer ignore files override farther ones, as in
+ * git. Only the entry itself is tested: the walk never enters a directory that was left out.
+ */
+function decide(stack: readonly DirectoryRules[], relativePath: string, name: string, isDirectory: boolean): boolean {
+  const suffix = isDirectory ? '/' : '';
   for (let index = stack.length - 1; index >= 0; index--) {
-    const { relative, rules } = stack[index] as DirectoryRules;
-    const path = relative(relativePath);
-    const verdict = rules.test(isDirectory ? `${path}/` : path);
-    if (verdict.ignored) return true;
-    if (verdict.unignored) return false;
+    const { relative, rules, byName } = stack[index] as DirectoryRules;
+    let verdict: Verdict;
+    if (byName === undefined) {
+      verdict = verdictOf(rules, `${relative(relativePath)}${suffix}`);
+    } else {
+      const key = `${name}${suffix}`;
+      verdict = byName.get(key);
+      if (verdict === undefined && !byName.has(key)) {
+        verdict = verdictOf(rules, key);
+        byName.set(key, verdict);
+      }
+    }
+    if (verdict === 'ignored') return true;
+    if (verdict === 'unignored') return false;
   }
   return false;
 }
@@ -128,7 +183,8 @@ function decide(stack: readonly DirectoryRules[], relativePath: string, isDirect
 export function createWalkIgnoreFilter(start: GuardedPath): WalkIgnoreFilter {
   // Bottom: the farthest ancestor; top: the deepest directory of the walk with rules of its own.
   const ancestors = ancestorRules(start).reverse();
-  const stack: DirectoryRules[] = ancestors.length > 0 && decide(ancestors, '', true) ? [] : ancestors;
+  const startName = start.path.slice(start.path.lastIndexOf('/') + 1);
+  const stack: DirectoryRules[] = ancestors.length > 0 && decide(ancestors, '', startName, true) ? [] : ancestors;
   const base = stack.length;
 
   /** Drops the rules of directories the walk has left. */
@@ -146,15 +202,15 @@ export function createWalkIgnoreFilter(start: GuardedPath): WalkIgnoreFilter {
       leaveUntil(scope);
       if (!entries.some((entry) => ignoreFileNames.includes(entry.name))) return;
       const names = ignoreFileNames.filter((name) => entries.some((entry) => entry.name === name && entry.isFile()));
-      const rules = names.length === 0 ? undefined : readRules(directory.path, start.path, names);
-      if (rules !== undefined) stack.push({ scope, relative: (path) => path.slice(scope.length), rules });
+      const read = names.length === 0 ? undefined : readRules(directory.path, start.path, names);
+      if (read !== undefined) stack.push(directoryRules(scope, (path) => path.slice(scope.length), read));
     },
     ignores(entry) {
       const isDirectory = entry.type === 'directory';
       if (isDirectory && entry.name.startsWith('.')) return true;
       if (stack.length === 0) return false;
       leaveUntil(entry.relativePath);
-      return decide(stack, entry.relativePath, isDirectory);
+      return decide(stack, entry.relativePath, entry.name, isDirectory);
     },
   };
 }
