@@ -82,8 +82,8 @@ describe('the time limit of a whole call', () => {
             'Open-Meteo did not answer within 400 ms, the time limit of a call; try again in a minute.',
           );
           // The trickling request is let go, not left running behind the answer.
-          for (let waited = 0; fixture.aborted === 0 && waited < 5000; waited += 10) await sleep(10);
-          expect(fixture.aborted).toBe(1);
+          // (On a busy machine the limit may pass before a request went out at all: then none is left either.)
+          await expect.poll(() => fixture.aborted - fixture.count('/v1/forecast'), { timeout: 15_000 }).toBe(0);
           const after = await call('search_locations', { name: 'Denver' });
           expect(after.isError).toBeFalsy();
         },
