@@ -31,24 +31,21 @@ function isBlob(value: object): value is BlobValue {
 
 const needsQuotes = /[",\r\n]/;
 
-function csvText(text: string): string {
-  return needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+/** A text as a CSV field: quoted when it must be, and the empty string as `""` (an empty field is NULL). */
+export function csvText(text: string): string {
+  if (text === '') return '""';
+  if (!needsQuotes.test(text)) return text;
+  return text.includes('"') ? `"${text.replaceAll('"', '""')}"` : `"${text}"`;
 }
 
-function csvField(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return value === '' ? '""' : csvText(value);
-    case 'number':
-    case 'boolean':
-    case 'bigint':
-      return String(value);
-    case 'object':
-      if (value === null) return '';
-      return isBlob(value) ? (value.base64 ?? '') : csvText(JSON.stringify(value));
-    default:
-      return '';
-  }
+/** A value, as a query's result holds it, as a CSV field. */
+export function csvField(value: unknown): string {
+  // Strings and numbers first: nearly every field is one.
+  if (typeof value === 'string') return csvText(value);
+  if (typeof value === 'number') return String(value);
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return isBlob(value) ? (value.base64 ?? '') : csvText(JSON.stringify(value));
+  return String(value);
 }
 
 /** Column names as JSON object keys: each repeat gets the next free `_2`, `_3`… */

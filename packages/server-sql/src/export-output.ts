@@ -42,17 +42,23 @@ const maxBytesInFlight = 4 * 1024 * 1024;
  */
 export class ExportOutput {
   readonly #handle: FileHandle;
-  #chunks: string[] = [];
-  #chunkLength = 0;
+  readonly #counted: (bytes: number) => void;
+  // Gathered by concatenation: V8 keeps it as a rope and flattens it once, several times faster than an array join.
+  #chunk = '';
   #writes: Promise<void> = Promise.resolve();
   #bytesInFlight = 0;
   #failure: QueryFailure | undefined;
 
-  private constructor(handle: FileHandle) {
+  private constructor(handle: FileHandle, counted: (bytes: number) => void) {
     this.#handle = handle;
+    this.#counted = counted;
   }
 
-  static async open(target: ExportFileTarget): Promise<ExportOutput> {
+  /**
+   * Opens the export's file; `counted` hears the size of every write before
+   * it is handed out, and may throw (a cap) to stop it.
+   */
+  static async open(target: ExportFileTarget, counted: (bytes: number) => void): Promise<ExportOutput> {
     const { open } = process.getBuiltinModule('node:fs/promises');
     let handle: FileHandle;
     try {
@@ -66,14 +72,13 @@ export class ExportOutput {
       await handle.close();
       throw error;
     }
-    return new ExportOutput(handle);
+    return new ExportOutput(handle, counted);
   }
 
+  /** Takes text to write; throws what `counted` throws. */
   write(text: string): void {
-    if (text === '') return;
-    this.#chunks.push(text);
-    this.#chunkLength += text.length;
-    if (this.#chunkLength >= chunkCharacters) this.#flush();
+    this.#chunk += text;
+    if (this.#chunk.length >= chunkCharacters) this.#flush();
   }
 
   get congested(): boolean {
@@ -88,8 +93,8 @@ export class ExportOutput {
 
   /** Writes what is left, flushes it to the disk and closes the file. */
   async finish(): Promise<void> {
-    this.#flush();
     try {
+      this.#flush();
       await this.drained();
       await this.#handle.datasync();
     } catch (error) {
@@ -101,16 +106,16 @@ export class ExportOutput {
 
   /** Stops writing and closes the file, whatever state it is in: the server removes it. */
   async abandon(): Promise<void> {
-    this.#chunks = [];
+    this.#chunk = '';
     await this.#writes;
     await this.#handle.close().catch(() => {});
   }
 
   #flush(): void {
-    if (this.#chunks.length === 0) return;
-    const buffer = Buffer.from(this.#chunks.join(''));
-    this.#chunks = [];
-    this.#chunkLength = 0;
+    if (this.#chunk === '') return;
+    const buffer = Buffer.from(this.#chunk);
+    this.#chunk = '';
+    this.#counted(buffer.length);
     this.#bytesInFlight += buffer.length;
     this.#writes = this.#writes.then(async () => {
       try {

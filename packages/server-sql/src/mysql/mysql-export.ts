@@ -20,8 +20,8 @@ export async function exportMysqlRows(
   request: ExportRequest,
 ): Promise<string> {
   const started = performance.now();
-  const output = await ExportOutput.open(request.file);
   const rows = new ExportRows(request.format, request.limits);
+  const output = await ExportOutput.open(request.file, (bytes) => rows.written(bytes));
   let converters: ValueConverter[] = [];
   let columnsSeen = false;
   let failure: unknown;

@@ -155,6 +155,18 @@ describe.runIf(serviceGate(postgresService, it))('export_query on PostgreSQL', (
     );
   });
 
+  it('writes numbers into CSV as PostgreSQL prints them, and other types as query gives them', async () => {
+    const client = await serve();
+    await exported(client, {
+      sql: "SELECT 12.50::numeric AS n, 1e20::float8 AS f, 'NaN'::float8 AS nan, -7::int2 AS i, true AS b, '\\x00ff'::bytea AS raw, timestamptz '2024-05-01 10:00:00+02' AS at, '' AS empty, NULL::text AS nothing",
+      format: 'csv',
+      file: 'numbers.csv',
+    });
+    expect(file('numbers.csv')).toBe(
+      'n,f,nan,i,b,raw,at,empty,nothing\r\n12.50,1e+20,NaN,-7,true,AP8=,2024-05-01T08:00:00+00:00,"",\r\n',
+    );
+  });
+
   it('stops at its row cap with no file, and the statement no longer runs', async () => {
     const client = await serve({ maxExportRows: 12_000 });
     const result = await client.callTool('export_query', { sql: endless, format: 'csv', file: 'capped.csv' });

@@ -1,12 +1,5 @@
 import type { ClientBase, FieldDef } from 'pg';
-import {
-  boundText,
-  type Connection,
-  messagesOf,
-  type RowDecoder,
-  rowDecoder,
-  type TypeParsers,
-} from './postgres-statement-call.ts';
+import { boundText, type Connection, messagesOf } from './postgres-statement-call.ts';
 import { executeMessage, flushMessage, statementMessages, syncMessage } from './postgres-wire-messages.ts';
 
 /** One statement to stream, with what runs before it (the transaction and its limits) and after it (the reset). */
@@ -19,12 +12,19 @@ export interface RowStreamParts {
   batchRows: number;
 }
 
+/** A row as the server sent it: each value's text, or null. */
+export type RawRow = readonly (string | null)[];
+
 /** Where the streamed rows go. */
 export interface RowStreamConsumer {
   /** The result's columns, before any row. */
   onFields(fields: readonly FieldDef[]): void;
-  /** One batch, decoded; the next is fetched once what this returns settles. Throwing stops the stream. */
-  onRows(rows: unknown[][]): Promise<void> | void;
+  /**
+   * One batch, as the server sent it (the consumer decodes what it needs);
+   * once the consumer falls behind, the next is fetched when what this
+   * returns settles. Throwing stops the stream.
+   */
+  onRows(rows: RawRow[]): Promise<void> | void;
   /** Asked before each fetch: a stopped stream fetches nothing more and ends its transaction. */
   stopped(): boolean;
 }
@@ -33,35 +33,35 @@ export interface RowStreamConsumer {
  * One statement's rows, a batch at a time, through the extended protocol as
  * a cursor does it: the statement's portal runs `batchRows` rows and is
  * suspended (Execute with a row count, then Flush instead of Sync, so the
- * transaction stays open), the batch is handed over, and only then is the
- * next one asked for — a slow consumer holds the statement where it is,
- * never the server's memory. When the rows end, or the consumer fails or
- * stops, the statements after it (the rollback and the reset) and a Sync
- * end the call. After an error the server skips everything to the Sync,
- * which is then sent if it was not already.
+ * transaction stays open) until the next batch is asked for. At most one
+ * batch is asked for ahead of the one being written, so a slow consumer
+ * holds the statement where it is, never the server's memory. When the rows
+ * end, or the consumer fails or stops, the statements after it (the
+ * rollback and the reset) and a Sync end the call. After an error the
+ * server skips everything to the Sync, which is then sent if it was not
+ * already.
  */
 class RowStream {
   readonly #parts: RowStreamParts;
   readonly #values: (string | null)[];
-  readonly #decoder: RowDecoder;
   readonly #consumer: RowStreamConsumer;
   readonly #done: (error: Error | undefined, finished: boolean) => void;
   #connection: Connection | undefined;
-  #batch: unknown[][] = [];
+  #batch: RawRow[] = [];
   #step = 0;
   #synced = false;
   #error: Error | undefined;
   #settled = false;
+  /** The consumer's work on batches it was handed and has not finished (its writes are behind); else undefined. */
+  #behind: Promise<void> | undefined;
 
   constructor(
     parts: RowStreamParts,
-    types: TypeParsers,
     consumer: RowStreamConsumer,
     done: (error: Error | undefined, finished: boolean) => void,
   ) {
     this.#parts = parts;
     this.#values = parts.values.map(boundText);
-    this.#decoder = rowDecoder(types);
     this.#consumer = consumer;
     this.#done = done;
   }
@@ -83,25 +83,27 @@ class RowStream {
 
   handleRowDescription(message: { fields: FieldDef[] }): void {
     if (!this.#inStatement) return;
-    this.#decoder.addFields(message.fields);
-    this.#consume(() => this.#consumer.onFields(message.fields));
+    this.#afterConsumer(() => this.#consumer.onFields(message.fields));
   }
 
-  handleDataRow(message: { fields: unknown[] }): void {
-    if (this.#inStatement) this.#batch.push(this.#decoder.parseRow(message.fields) as unknown[]);
+  handleDataRow(message: { fields: RawRow }): void {
+    // Rows that come after the stream ended early (a batch already asked for) are not wanted.
+    if (this.#inStatement && !this.#synced) this.#batch.push(message.fields);
   }
 
-  /** A batch is in: hand it over, then fetch the next or end. */
+  /**
+   * A batch is in. While the consumer keeps up, the next batch is asked for
+   * before this one is handed over, so that the server makes it while this
+   * one is written; once the consumer falls behind, the next is asked for
+   * only when it has taken this one.
+   */
   handlePortalSuspended(): void {
     const rows = this.#takeBatch();
-    this.#consume(async () => {
-      await this.#consumer.onRows(rows);
-      // The session may have ended meanwhile (an error settled the stream): nothing more is sent then.
-      if (this.#settled) return;
-      if (this.#error === undefined && !this.#consumer.stopped()) {
-        this.#connection?.stream.write(Buffer.concat([executeMessage(this.#parts.batchRows), flushMessage]));
-      } else this.#end();
-    });
+    if (this.#synced) return;
+    const keepingUp = this.#behind === undefined;
+    if (keepingUp) this.#fetchOrEnd();
+    this.#afterConsumer(() => this.#consumer.onRows(rows));
+    if (!keepingUp) this.#afterConsumer(() => this.#fetchOrEnd());
   }
 
   handleCommandComplete(): void {
@@ -112,8 +114,9 @@ class RowStream {
     // The last batch: the statements after it go out at once, while the rows are written.
     this.#step++;
     const rows = this.#takeBatch();
+    const wanted = !this.#synced;
     this.#end();
-    this.#consume(() => this.#consumer.onRows(rows));
+    if (wanted) this.#afterConsumer(() => this.#consumer.onRows(rows));
   }
 
   handleEmptyQuery(): void {
@@ -138,20 +141,43 @@ class RowStream {
   handleCopyInResponse(): void {}
   handleCopyData(): void {}
 
-  #takeBatch(): unknown[][] {
+  #takeBatch(): RawRow[] {
     const rows = this.#batch;
     this.#batch = [];
     return rows;
   }
 
-  /** Runs the consumer; what it throws ends the stream with that error. */
-  #consume(work: () => Promise<void> | void): void {
-    try {
-      const running = work();
-      if (running !== undefined) running.catch((error: Error) => this.#fail(error));
-    } catch (error) {
-      this.#fail(error as Error);
-    }
+  /**
+   * Runs consumer work now when the consumer keeps up, else after what it is
+   * still taking; what it throws, or rejects with, ends the stream.
+   */
+  #afterConsumer(work: () => Promise<void> | void): void {
+    const run = (): Promise<void> | void => {
+      if (this.#error === undefined) return work();
+    };
+    let running: Promise<void> | void;
+    if (this.#behind === undefined) {
+      try {
+        running = run();
+      } catch (error) {
+        this.#fail(error as Error);
+        return;
+      }
+    } else running = this.#behind.then(run);
+    if (running === undefined) return;
+    const tracked: Promise<void> = running
+      .catch((error: Error) => this.#fail(error))
+      .finally(() => {
+        if (this.#behind === tracked) this.#behind = undefined;
+      });
+    this.#behind = tracked;
+  }
+
+  /** Asks for the next batch, or ends the stream when it failed or the consumer stopped it. */
+  #fetchOrEnd(): void {
+    if (this.#settled || this.#synced) return;
+    if (this.#error !== undefined || this.#consumer.stopped()) this.#end();
+    else this.#connection?.stream.write(Buffer.concat([executeMessage(this.#parts.batchRows), flushMessage]));
   }
 
   #fail(error: Error): void {
@@ -166,12 +192,14 @@ class RowStream {
     this.#connection?.stream.write(Buffer.concat([messagesOf(this.#parts.after), syncMessage]));
   }
 
+  /** Ends the stream once the consumer has taken every batch it was handed. */
   #settle(): void {
     if (this.#settled) return;
     this.#settled = true;
-    const finished =
-      this.#error === undefined && this.#step === this.#parts.before.length + 1 + this.#parts.after.length;
-    this.#done(this.#error, finished);
+    const allRan = this.#step === this.#parts.before.length + 1 + this.#parts.after.length;
+    const finish = () => this.#done(this.#error, this.#error === undefined && allRan);
+    if (this.#behind === undefined) finish();
+    else void this.#behind.then(finish);
   }
 }
 
@@ -180,15 +208,10 @@ class RowStream {
  * whether the transaction was ended and the session reset, rejects with the
  * first error (the server's, or the consumer's).
  */
-export function streamRows(
-  client: ClientBase,
-  parts: RowStreamParts,
-  types: TypeParsers,
-  consumer: RowStreamConsumer,
-): Promise<boolean> {
+export function streamRows(client: ClientBase, parts: RowStreamParts, consumer: RowStreamConsumer): Promise<boolean> {
   return new Promise((resolve, reject) => {
     client.query(
-      new RowStream(parts, types, consumer, (error, finished) =>
+      new RowStream(parts, consumer, (error, finished) =>
         error === undefined ? resolve(finished) : reject(error),
       ) as never,
     );
