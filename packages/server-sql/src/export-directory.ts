@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, fstatSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type GuardedPath, PathGuard } from '@toolshed/guards';
@@ -61,11 +61,6 @@ export class ExportDirectory {
     this.#guard = PathGuard.create([{ path: directory, access: 'write' }]);
   }
 
-  /** The directory, as its real path. */
-  get path(): string {
-    return (this.#guard.grants[0] as { path: string }).path;
-  }
-
   /** Checks the name and makes the temporary file; throws a ToolError a model can act on. */
   async prepare(file: string): Promise<PendingExport> {
     if (file.includes('\0')) throw refusal(file.replaceAll('\0', '\\0'), 'contains a NUL character');
@@ -82,6 +77,7 @@ export class ExportDirectory {
       throw ToolError.isInstance(error) ? refusal(file, guardReason(file, error.message)) : error;
     }
     if (target.exists) throw refusal(file, 'already exists, and exports never replace a file');
+    // Loaded where used, as the path guard does: a server that never exports never loads them.
     const { randomBytes } = process.getBuiltinModule('node:crypto');
     const { open } = process.getBuiltinModule('node:fs/promises');
     const temporaryPath = join(dirname(target.path), `.toolshed-export-${randomBytes(8).toString('hex')}.tmp`);
@@ -104,10 +100,7 @@ export class ExportDirectory {
       return {
         path: target.path,
         temporary: { path: temporaryPath, device: String(stats.dev), inode: String(stats.ino) },
-        size: () => {
-          const { fstatSync } = process.getBuiltinModule('node:fs');
-          return fstatSync(handle.fd).size;
-        },
+        size: () => fstatSync(handle.fd).size,
         publish: async () => {
           await handle.close();
           try {

@@ -129,6 +129,15 @@ describe.runIf(serviceGate(mariadbService, it))('export_query on MariaDB', () =>
     await expectNoActivity();
   });
 
+  it('stops at its byte cap with no file, and the statement is stopped on the server', async () => {
+    const client = await serve({ maxExportBytes: 100_000 });
+    const result = await client.callTool('export_query', { sql: endless, format: 'jsonl', file: 'big.jsonl' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/larger than 100000 bytes, the export's byte cap \(--max-export-bytes\)/);
+    expect(readdirSync(exportDirectory)).toEqual([]);
+    await expectNoActivity();
+  });
+
   it('stops at its time limit while rows stream, with no file and nothing left running', async () => {
     const client = await serve({ exportTimeoutMs: 2000 });
     const result = await client.callTool('export_query', { sql: endless, format: 'csv', file: 'slow.csv' });

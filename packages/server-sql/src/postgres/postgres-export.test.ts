@@ -176,6 +176,15 @@ describe.runIf(serviceGate(postgresService, it))('export_query on PostgreSQL', (
     expect(await running(endless)).toEqual([]);
   });
 
+  it('stops at its byte cap with no file, and the statement no longer runs', async () => {
+    const client = await serve({ maxExportBytes: 100_000 });
+    const result = await client.callTool('export_query', { sql: endless, format: 'jsonl', file: 'big.jsonl' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/larger than 100000 bytes, the export's byte cap \(--max-export-bytes\)/);
+    expect(readdirSync(exportDirectory)).toEqual([]);
+    expect(await running(endless)).toEqual([]);
+  });
+
   it('stops at its time limit while rows stream, with no file and nothing left running', async () => {
     const client = await serve({ exportTimeoutMs: 2000 });
     const result = await client.callTool('export_query', { sql: endless, format: 'csv', file: 'slow.csv' });
