@@ -1,6 +1,6 @@
 import { connectTestClient } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { toolTokenOverruns } from '../../../scripts/tool-tokens.ts';
+import { countToolTokens, toolTokenBudget, toolTokenOverruns } from '../../../scripts/tool-tokens.ts';
 import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
 import { createSqlServer } from './create-sql-server.ts';
 import type { SqlServerOptions } from './sql-server-options.ts';
@@ -37,6 +37,22 @@ it.each<[string, () => SqlServerOptions]>([
   const client = await connectTestClient({ server }, { client: 'v1', transport: 'memory' });
   try {
     expect(toolTokenOverruns('sql', await client.listTools())).toEqual([]);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
+
+it('keeps export_query, listed only with an export directory, within the budget of one tool', async () => {
+  const server = createSqlServer({
+    databases: { shop: shop.path, app: 'postgres://reader@127.0.0.1:1/app' },
+    exportDirectory: shop.directory,
+  });
+  const client = await connectTestClient({ server }, { client: 'v1', transport: 'memory' });
+  try {
+    const exportTool = (await client.listTools()).find((tool) => tool.name === 'export_query');
+    expect(exportTool).toBeDefined();
+    expect(countToolTokens(exportTool as Parameters<typeof countToolTokens>[0])).toBeLessThanOrEqual(toolTokenBudget);
   } finally {
     await client.close();
     await server.close();
