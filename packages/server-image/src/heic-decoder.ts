@@ -1,3 +1,4 @@
+/// <reference path="./libheif-js.d.ts" />
 import { ToolError } from '@toolshed/mcp-core';
 import type { ImageLimits } from './image-server-options.ts';
 import { loadSharp } from './load-sharp.ts';
