@@ -42,7 +42,7 @@ const linkSchemes = new Set(['http', 'https', 'mailto']);
 /** A link's target when it is one to pass on, else '' (html-to-text then keeps only the link's text). */
 export function safeLinkTarget(href: string): string {
   // Browsers ignore controls and whitespace inside a scheme ("java\tscript:"), and read it in any case.
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.replace(/[\u0000-\u0020\u007f-\u009f]/g, ''))?.[1]?.toLowerCase();
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.replace(/[\p{Cc}\p{Zs}]/gu, ''))?.[1]?.toLowerCase();
   return scheme === undefined || linkSchemes.has(scheme) ? href : '';
 }
 
