@@ -5,6 +5,10 @@
  *
  * @module
  */
+export { defineView, type ViewDefinitionInput } from './apps/define-view.ts';
+export { isAppOnlyTool, type ToolViewOptions, type ToolVisibility, toolViewMeta } from './apps/tool-view-meta.ts';
+export { declaresUi, uiExtension, viewMimeType } from './apps/ui-extension.ts';
+export { type ViewDocumentInput, viewDocument } from './apps/view-document.ts';
 export { type CliOptionSpec, type CliSpec, type CliValues, defineCli } from './cli/cli-spec.ts';
 export { formatCliHelp } from './cli/format-cli-help.ts';
 export { withOptionsTable } from './cli/format-options-table.ts';

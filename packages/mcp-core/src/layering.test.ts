@@ -18,6 +18,7 @@ const forbidden: Record<string, readonly string[]> = {
   results: ['engine', 'session', 'modern', 'transports', 'server', 'cli', 'testing'],
   prompts: ['session', 'modern', 'transports', 'server', 'cli', 'testing'],
   resources: ['session', 'modern', 'transports', 'server', 'cli', 'testing'],
+  apps: ['session', 'modern', 'transports', 'server', 'cli', 'testing'],
   session: ['modern', 'server', 'cli', 'testing'],
   modern: ['session', 'server', 'cli', 'testing'],
   transports: ['session', 'cli', 'testing'],

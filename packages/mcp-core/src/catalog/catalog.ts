@@ -73,14 +73,18 @@ export class Catalog<Item extends { readonly descriptor: object }> {
       .sort();
   }
 
-  /** One page after `cursor`; `method` names the list method in a bad-cursor error. */
+  /**
+   * One page after `cursor`; `method` names the list method in a bad-cursor
+   * error. `shown` leaves out items this caller may not see.
+   */
   page(
     cursor: unknown,
     pageSize: number,
     method: string,
     keyOf: (item: Item) => string,
+    shown?: (item: Item) => boolean,
   ): CatalogPage<Item['descriptor']> {
-    const items = this.list();
+    const items = shown === undefined ? this.list() : this.list().filter(shown);
     let start = 0;
     if (cursor !== undefined) {
       const after = decodeListCursor(cursor, method);

@@ -1,9 +1,12 @@
+import { isAppOnlyTool } from '../apps/tool-view-meta.ts';
+import { declaresUi } from '../apps/ui-extension.ts';
 import { complete } from '../completion/complete-request.ts';
 import { invalidParams, methodNotFound } from '../errors/common-protocol-errors.ts';
 import type { JsonRpcParams } from '../messages/jsonrpc-message.ts';
 import { getPrompt, listPrompts } from '../prompts/prompt-requests.ts';
 import { listResources, listResourceTemplates, readResource } from '../resources/resource-requests.ts';
 import { callTool } from '../tools/call-tool.ts';
+import type { Tool } from '../tools/define-tool.ts';
 import type { CallContext } from './call-context.ts';
 import type { ServerCore } from './server-core.ts';
 
@@ -22,7 +25,11 @@ export async function handleEngineRequest(
     case 'ping':
       return {};
     case 'tools/list': {
-      const page = core.tools.page(params.cursor, core.pageSize, method, (tool) => tool.name);
+      // Tools only views may call stay out of the list of a client that renders no views.
+      const shown = declaresUi(context.client.capabilities)
+        ? undefined
+        : (tool: Tool) => !isAppOnlyTool(tool.descriptor);
+      const page = core.tools.page(params.cursor, core.pageSize, method, (tool) => tool.name, shown);
       return page.nextCursor === undefined ? { tools: page.items } : { tools: page.items, nextCursor: page.nextCursor };
     }
     case 'tools/call': {
@@ -32,7 +39,7 @@ export async function handleEngineRequest(
         throw invalidParams('tools/call params.arguments must be an object of named arguments');
       }
       const tool = core.tools.get(name);
-      if (tool === undefined) {
+      if (tool === undefined || (isAppOnlyTool(tool.descriptor) && !declaresUi(context.client.capabilities))) {
         throw invalidParams(`Unknown tool: "${name.slice(0, 100)}". Call tools/list for the available tools.`);
       }
       return { ...(await callTool(tool, (args as Record<string, unknown>) ?? {}, context, core.report)) };

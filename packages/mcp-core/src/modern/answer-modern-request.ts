@@ -1,3 +1,4 @@
+import { listVariesByCaller } from '../apps/list-varies-by-caller.ts';
 import type { AuthInfo } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
@@ -120,7 +121,7 @@ async function answer(
   const complete = (result: Record<string, unknown>): JsonRpcResponse => ({
     jsonrpc: '2.0',
     id,
-    result: completeModernResult(method, result, core.info, services.cacheHints),
+    result: completeModernResult(method, result, core.info, services.cacheHints, listVariesByCaller(core, method)),
   });
 
   if (method === 'server/discover') {

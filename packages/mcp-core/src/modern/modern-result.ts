@@ -14,13 +14,16 @@ const listMethods = new Set(['tools/list', 'prompts/list', 'resources/list', 're
 /**
  * Completes a result for the 2026 era: `resultType`, the server's identity in
  * `_meta`, and for cacheable results `ttlMs` and `cacheScope`. Lists are the
- * same for every caller (public); a resource's contents and discovery may not be.
+ * same for every caller (public) unless `variesByCaller` (a tool list without
+ * the app-only tools for clients that render no views); a resource's contents
+ * may not be.
  */
 export function completeModernResult(
   method: string,
   result: Record<string, unknown>,
   serverInfo: Implementation,
   hints: CacheHints,
+  variesByCaller = false,
 ): Record<string, unknown> {
   const meta = (result._meta as Record<string, unknown> | undefined) ?? {};
   const completed: Record<string, unknown> = {
@@ -30,7 +33,7 @@ export function completeModernResult(
   };
   if (listMethods.has(method)) {
     completed.ttlMs = hints.listTtlMs;
-    completed.cacheScope = 'public';
+    completed.cacheScope = variesByCaller ? 'private' : 'public';
   } else if (method === 'resources/read') {
     completed.ttlMs = hints.readTtlMs;
     completed.cacheScope = 'private';

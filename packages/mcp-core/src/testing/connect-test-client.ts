@@ -41,6 +41,8 @@ export interface TestClientOptions {
   bearerToken?: string;
   /** Declares the tasks extension (`io.modelcontextprotocol/tasks`): calls may then answer with a task. */
   tasks?: boolean;
+  /** Declares the MCP Apps extension (`io.modelcontextprotocol/ui`): the client renders views. */
+  ui?: boolean;
 }
 
 export interface TestCallResult {
@@ -101,7 +103,10 @@ export class JsonRpcFailure extends Error {
 
 function capabilitiesFor(options: TestClientOptions): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
-  if (options.tasks === true) capabilities.extensions = { 'io.modelcontextprotocol/tasks': {} };
+  const extensions: Record<string, unknown> = {};
+  if (options.tasks === true) extensions['io.modelcontextprotocol/tasks'] = {};
+  if (options.ui === true) extensions['io.modelcontextprotocol/ui'] = { mimeTypes: ['text/html;profile=mcp-app'] };
+  if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   if (options.onElicit !== undefined) capabilities.elicitation = { form: {} };
   if (options.onSample !== undefined) capabilities.sampling = {};
   if (options.roots !== undefined) capabilities.roots = { listChanged: false };
