@@ -16,6 +16,7 @@ export interface ListedTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }
 
 export interface ToolListTokens {
@@ -48,10 +49,18 @@ export function countToolTokens(tool: ListedTool): number {
   return encode(JSON.stringify(modelView(tool))).length;
 }
 
+/** Whether a model sees a tool at all: an app-only tool (MCP Apps `visibility` without "model") is for views. */
+function seenByModel(tool: ListedTool): boolean {
+  const visibility = (tool._meta?.ui as { visibility?: unknown } | undefined)?.visibility;
+  return !Array.isArray(visibility) || visibility.includes('model');
+}
+
+/** What the tools a model sees cost; app-only tools are left out. */
 export function countToolListTokens(tools: readonly ListedTool[]): ToolListTokens {
+  const seen = tools.filter(seenByModel);
   return {
-    total: encode(JSON.stringify(tools.map(modelView))).length,
-    tools: tools.map((tool) => ({ name: tool.name, tokens: countToolTokens(tool) })),
+    total: encode(JSON.stringify(seen.map(modelView))).length,
+    tools: seen.map((tool) => ({ name: tool.name, tokens: countToolTokens(tool) })),
   };
 }
 

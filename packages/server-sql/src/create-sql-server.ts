@@ -9,7 +9,9 @@ import { lazySqlDatabase } from './lazy-sql-database.ts';
 import { createListTablesTool } from './list-tables-tool.ts';
 import { mysqlConnectionSettings } from './mysql/mysql-connection-options.ts';
 import { postgresPoolConfig } from './postgres/postgres-connection-config.ts';
+import { createQueryPageTool } from './query-page-tool.ts';
 import { createQueryTool } from './query-tool.ts';
+import { createQueryView } from './query-view.ts';
 import { createSchemaResource } from './schema-resource.ts';
 import type { SqlDatabase, SqlEngineKind, SqlEngineSettings } from './sql-engine.ts';
 import { enginesOf, type SqlServerContext } from './sql-server-context.ts';
@@ -115,7 +117,7 @@ function serverFor(context: SqlServerContext, served: ServedTools, checked: Prom
   const engines = enginesOf(context);
   const tools = [
     ...(served.schemaTools ? [createListTablesTool(context), createDescribeTableTool(context)] : []),
-    ...(served.adHoc ? [createQueryTool(context), createExplainQueryTool(context)] : []),
+    ...(served.adHoc ? [createQueryTool(context), createQueryPageTool(context), createExplainQueryTool(context)] : []),
     ...(served.adHoc && served.exports !== undefined ? [createExportQueryTool(context, served.exports)] : []),
     ...(served.vetted?.statements ?? []).map((statement) => createVettedTool(context, statement, checked)),
   ];
@@ -131,7 +133,10 @@ function serverFor(context: SqlServerContext, served: ServedTools, checked: Prom
     version: serverVersion,
     instructions: instructionsFor(context, served),
     tools,
-    resources: served.schemaTools ? context.databaseNames.map((name) => createSchemaResource(context, name)) : [],
+    resources: [
+      ...(served.schemaTools ? context.databaseNames.map((name) => createSchemaResource(context, name)) : []),
+      ...(served.adHoc ? [createQueryView()] : []),
+    ],
     onClose: async () => {
       await Promise.all([...context.databases.values()].map((database) => database.close()));
     },

@@ -1,6 +1,7 @@
-import { defineTool, onFirstUse, structuredResult, type Tool } from '@toolshed/mcp-core';
+import { defineTool, onFirstUse, structuredResult, type Tool, toolViewMeta } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { checkedText } from './checked-text.ts';
+import { queryViewUri } from './query-view.ts';
 import { parametersArgument } from './sql-parameters-argument.ts';
 import {
   chosenDatabase,
@@ -55,6 +56,8 @@ export function createQueryTool(context: SqlServerContext): Tool {
     output: queryOutput,
     jsonSchemas: toolJsonSchemas.query,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // Clients that render views show the rows as a table the user pages through with query_page.
+    meta: toolViewMeta({ resourceUri: queryViewUri }),
     // A statement still running after two seconds goes on as a task for clients that take tasks; the call's
     // signal is the task's then, so tasks/cancel stops it on the database as a cancelled request does.
     task: 'optional',

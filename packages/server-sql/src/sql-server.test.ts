@@ -170,7 +170,10 @@ describe('schema tools', () => {
 
   it('offers the schema as a resource', async () => {
     const { resources } = await client.listResources();
-    expect(resources).toEqual([expect.objectContaining({ uri: 'sqlite://shop/schema', mimeType: 'application/sql' })]);
+    expect(resources).toEqual([
+      expect.objectContaining({ uri: 'sqlite://shop/schema', mimeType: 'application/sql' }),
+      expect.objectContaining({ uri: 'ui://toolshed-sql/query', mimeType: 'text/html;profile=mcp-app' }),
+    ]);
     const { contents } = await client.readResource({ uri: 'sqlite://shop/schema' });
     expect(contents[0]).toMatchObject({ uri: 'sqlite://shop/schema', mimeType: 'application/sql' });
     expect((contents[0] as { text: string }).text).toMatch(/CREATE TABLE customers \(/);
