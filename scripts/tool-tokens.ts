@@ -29,7 +29,7 @@ export interface ToolListTokens {
 /** The most a server's tool list may cost, by server. */
 export const toolListTokenBudgets: { readonly [server in ServerName]: number } = {
   sql: 400,
-  filesystem: 1650,
+  filesystem: 1760,
   weather: 1000,
   email: 800,
   image: 2000,
