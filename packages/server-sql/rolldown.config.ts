@@ -9,7 +9,7 @@ const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkF
 // module instead of some 160 when an MCP client starts it.
 // Database drivers stay packages of their own: better-sqlite3 is native, libpg-query loads its WebAssembly
 // from beside its module, node-sql-parser's MariaDB grammar is loaded by path, and the others are loaded only
-// when a database of theirs is served.
+// when a database of theirs is served (ssh2, with its optional native parts, when a tunnel is).
 const databaseDrivers = [
   /^better-sqlite3/,
   /^pg($|\/|-)/,
@@ -17,6 +17,7 @@ const databaseDrivers = [
   /^postgres-array/,
   /^mysql2/,
   /^node-sql-parser/,
+  /^ssh2/,
 ];
 
 const config: RolldownOptions[] = defineConfig([

@@ -17,6 +17,9 @@ import type { SqlDatabase, SqlEngineKind, SqlEngineSettings } from './sql-engine
 import { enginesOf, type SqlServerContext } from './sql-server-context.ts';
 import { type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
 import { openSqliteDatabases } from './sqlite-database.ts';
+import { SshTunnel, type TunnelEndpoint } from './ssh/ssh-tunnel.ts';
+import { sshTunnelSettings } from './ssh/ssh-tunnel-settings.ts';
+import { tunneledSqlDatabase } from './ssh/tunneled-sql-database.ts';
 import { checkVettedStatements } from './vetted-tools/check-vetted-statements.ts';
 import { vettedStatements } from './vetted-tools/vetted-statements.ts';
 import { createVettedTool, type VettedStatement } from './vetted-tools/vetted-tool.ts';
@@ -49,6 +52,7 @@ function openDatabases(options: ReturnType<typeof sqlServerOptions.parse>): SqlD
   };
   const sqlitePaths: Record<string, string> = {};
   for (const [name, source] of Object.entries(sources)) if (source.engine === 'sqlite') sqlitePaths[name] = source.path;
+  const tunnels = sshTunnelSettings(options, sources, options.passwords, settings);
   const opened = new Map<string, SqlDatabase>();
   try {
     for (const database of openSqliteDatabases(sqlitePaths, options.limits)) opened.set(database.name, database);
@@ -60,9 +64,17 @@ function openDatabases(options: ReturnType<typeof sqlServerOptions.parse>): SqlD
       else mysqlConnectionSettings(target, settings);
       const load =
         source.engine === 'postgres'
-          ? async () => (await import('./postgres/postgres-database.ts')).openPostgresDatabase(target, settings)
-          : async () => (await import('./mysql/mysql-database.ts')).openMysqlDatabase(target, settings);
-      opened.set(name, lazySqlDatabase(name, source.engine, load));
+          ? async (through?: TunnelEndpoint) =>
+              (await import('./postgres/postgres-database.ts')).openPostgresDatabase({ ...target, through }, settings)
+          : async (through?: TunnelEndpoint) =>
+              (await import('./mysql/mysql-database.ts')).openMysqlDatabase({ ...target, through }, settings);
+      const tunnel = tunnels.get(name);
+      opened.set(
+        name,
+        tunnel === undefined
+          ? lazySqlDatabase(name, source.engine, load)
+          : tunneledSqlDatabase(name, source.engine, new SshTunnel(tunnel), load),
+      );
     }
   } catch (error) {
     for (const database of opened.values()) database.close().catch(() => {});

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   mkdirSync,
@@ -12,10 +13,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectInMemory } from '@toolshed/mcp-core/testing';
+import { connectInMemory, serviceGate } from '@toolshed/mcp-core/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresServer, postgresService, startPostgresServer } from './__fixtures__/postgres-server.ts';
 import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
+import { createSshKeyPair, type SshServer, sshService, startSshServer } from './__fixtures__/ssh-server.ts';
 import { createSqlServer } from './create-sql-server.ts';
 import { openReadOnlyConnection, readOnlySettings } from './read-only-connection.ts';
 
@@ -300,3 +303,131 @@ describe('export attack suite: nothing is written outside the export directory o
     expect(readdirSync(exportDirectory)).toContain('allowed.csv');
   });
 });
+
+describe.runIf(serviceGate(sshService, it) && serviceGate(postgresService, it))(
+  'SSH tunnel attack suite: a bastion that cannot prove itself gets nothing, and no password is taken',
+  () => {
+    let ssh: SshServer;
+    let postgres: PostgresServer;
+
+    beforeAll(async () => {
+      [ssh, postgres] = await Promise.all([startSshServer(), startPostgresServer()]);
+    }, 180_000);
+
+    afterAll(async () => {
+      await Promise.all([ssh?.stop(), postgres?.stop()]);
+    });
+
+    const logins = () => ssh.log().split('Accepted publickey').length - 1;
+    const knownHosts = (name: string, lines: string[]) => {
+      const file = join(ssh.directory, name);
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      return file;
+    };
+
+    /** One query through the tunnel with these settings, and how many logins and database sessions it made. */
+    async function tunnelQuery(settings: { knownHostsFile?: string; keyFile?: string }) {
+      const admin = await postgres.admin();
+      const sessions = async () =>
+        Number(
+          (await admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'toolshed-sql'"))
+            .rows[0].n,
+        );
+      const loginsBefore = logins();
+      const sessionsBefore = await sessions();
+      const server = createSqlServer({
+        databases: { app: postgres.url('reader') },
+        sshBastions: { app: ssh.bastion },
+        sshKeys: { app: settings.keyFile ?? ssh.clientKey.privateKeyFile },
+        sshKnownHosts: settings.knownHostsFile ?? ssh.knownHostsFile,
+      });
+      const client = new Client({ name: 'attacker', version: '1' });
+      await connectInMemory(server, client);
+      try {
+        const result = await client.callTool({ name: 'query', arguments: { sql: 'SELECT 1 AS one' } });
+        const text = (result.content as { text?: string }[])[0]?.text ?? '';
+        return { result, text, logins: logins() - loginsBefore, sessions: (await sessions()) - sessionsBefore };
+      } finally {
+        await client.close();
+        await server.close();
+        await admin.end();
+      }
+    }
+
+    it('refuses a bastion whose host key is not the one known_hosts holds (a man in the middle), before logging in', async () => {
+      const impostor = createSshKeyPair(ssh.directory, 'impostor_host_key');
+      const file = knownHosts('known_hosts_other_key', [`[127.0.0.1]:${ssh.port} ${impostor.publicKey}`]);
+      const attempt = await tunnelQuery({ knownHostsFile: file });
+      expect(attempt.result.isError).toBe(true);
+      expect(attempt.text).toContain(`the bastion ${ssh.bastion} showed a host key (ssh-ed25519 SHA256:`);
+      expect(attempt.text).toContain(`does not hold for [127.0.0.1]:${ssh.port}, so nothing was sent to it`);
+      expect(attempt.logins).toBe(0);
+      expect(attempt.sessions).toBe(0);
+    });
+
+    it.each([
+      ['the key under another port', () => [`[127.0.0.1]:${ssh.port + 1} ${ssh.hostKey.publicKey}`]],
+      ['the key under the bare host (port 22)', () => [`127.0.0.1 ${ssh.hostKey.publicKey}`]],
+      ['the host excluded by a negated pattern', () => [`*,![127.0.0.1]:${ssh.port} ${ssh.hostKey.publicKey}`]],
+      ['an empty known_hosts', () => []],
+    ])('refuses a bastion known_hosts has no key for: %s', async (_case, lines) => {
+      const attempt = await tunnelQuery({ knownHostsFile: knownHosts('known_hosts_elsewhere', lines()) });
+      expect(attempt.result.isError).toBe(true);
+      expect(attempt.text).toContain(`has no key in`);
+      expect(attempt.logins).toBe(0);
+    });
+
+    it('refuses a host key marked @revoked, even when another line trusts it', async () => {
+      const file = knownHosts('known_hosts_revoked', [
+        `[127.0.0.1]:${ssh.port} ${ssh.hostKey.publicKey}`,
+        `@revoked [127.0.0.1]:${ssh.port} ${ssh.hostKey.publicKey}`,
+      ]);
+      const attempt = await tunnelQuery({ knownHostsFile: file });
+      expect(attempt.result.isError).toBe(true);
+      expect(attempt.text).toContain('showed a host key');
+      expect(attempt.logins).toBe(0);
+    });
+
+    it('is refused with a key the bastion does not authorize, and says so', async () => {
+      const stranger = createSshKeyPair(ssh.directory, 'stranger_key');
+      const attempt = await tunnelQuery({ keyFile: stranger.privateKeyFile });
+      expect(attempt.result.isError).toBe(true);
+      expect(attempt.text).toContain(`refused the key ${stranger.privateKeyFile} for the user ${ssh.user}`);
+      expect(attempt.sessions).toBe(0);
+    });
+
+    const bin = new URL('./cli.ts', import.meta.url).pathname;
+    it.each([
+      ['a password in --db-ssh', ['--db-ssh', 'app=root:hunter2-secret@127.0.0.1'], /password cannot be given/],
+      ['a password in --db-ssh without a name', ['--db-ssh', 'root:hunter2-secret@127.0.0.1'], /NAME=USER@HOST/],
+      [
+        'a --db-ssh-password flag',
+        ['--db-ssh', 'app=root@127.0.0.1', '--db-ssh-password', 'hunter2-secret'],
+        /--db-ssh-password/,
+      ],
+    ])('takes no password on the command line: %s', (_case, flags, refusal) => {
+      const run = spawnSync(
+        process.execPath,
+        [bin, '--db', 'app=postgres://reader@127.0.0.1/app', '--db-ssh-key', `app=${ssh.clientKey.privateKeyFile}`]
+          .concat(['--db-ssh-known-hosts', ssh.knownHostsFile])
+          .concat(flags),
+        { encoding: 'utf8', input: '' },
+      );
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(refusal);
+      expect(run.stderr).not.toContain('hunter2');
+    });
+
+    it('takes no password from the environment twin of --db-ssh either', () => {
+      const run = spawnSync(process.execPath, [bin, '--db', 'app=postgres://reader@127.0.0.1/app'], {
+        encoding: 'utf8',
+        input: '',
+        env: { ...process.env, TOOLSHED_SQL_DB_SSH: 'app=root:hunter2-secret@127.0.0.1' },
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/a password cannot be given on the command line/);
+      expect(run.stderr).not.toContain('hunter2');
+    });
+  },
+);

@@ -53,6 +53,11 @@ export interface SqlDatabaseTarget {
   url: string;
   /** From `TOOLSHED_SQL_PASSWORD_<NAME>`, when set; it wins over one in the URL. */
   password?: string | undefined;
+  /**
+   * Where to connect instead of the URL's host and port: the local end of an
+   * SSH tunnel. TLS, when used, still verifies the URL's host.
+   */
+  through?: { host: string; port: number } | undefined;
 }
 
 /** What every network engine is opened with. */

@@ -23,6 +23,10 @@ type SqlServerOptionsShape = {
   passwords: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>;
   allowPrivilegedRole: z.ZodDefault<z.ZodBoolean>;
   databaseCa: z.ZodOptional<z.ZodString>;
+  sshBastions: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>;
+  sshKeys: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>;
+  sshPassphrases: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>;
+  sshKnownHosts: z.ZodOptional<z.ZodString>;
   tools: z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodType<VettedToolsFile, unknown>]>>;
   toolset: z.ZodOptional<z.ZodString>;
   adHoc: z.ZodDefault<z.ZodBoolean>;
@@ -60,6 +64,28 @@ export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict
   databaseCa: z.string().optional().meta({
     description: "PEM file of the CA that signs the database servers' TLS certificates, for a private CA",
     flag: 'db-ca',
+    placeholder: 'FILE',
+  }),
+  sshBastions: z.record(z.string(), z.string()).optional().meta({
+    description:
+      "Reach database NAME (PostgreSQL, MySQL) through an SSH tunnel via this bastion, which forwards to the URL's host and port",
+    flag: 'db-ssh',
+    placeholder: 'NAME=USER@HOST[:PORT]',
+  }),
+  sshKeys: z.record(z.string(), z.string()).optional().meta({
+    description: "The private key file that logs in to database NAME's bastion (no passwords)",
+    flag: 'db-ssh-key',
+    placeholder: 'NAME=FILE',
+  }),
+  sshPassphrases: z.record(z.string(), z.string()).optional().meta({
+    description: "The passphrase of database NAME's SSH key (upper case, - as _), when the key has one",
+    flag: false,
+    env: 'TOOLSHED_SQL_SSH_PASSPHRASE_<NAME>',
+  }),
+  sshKnownHosts: z.string().optional().meta({
+    description:
+      "The known_hosts file that must hold each bastion's host key (default ~/.ssh/known_hosts); hashed and [host]:port entries work",
+    flag: 'db-ssh-known-hosts',
     placeholder: 'FILE',
   }),
   tools: z.union([z.string(), vettedToolsFile]).optional().meta({

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { LocalError } from '@toolshed/mcp-core';
 import type { ConnectionOptions } from 'mysql2';
 import type { SqlDatabaseTarget, SqlEngineSettings } from '../sql-engine.ts';
@@ -90,6 +91,11 @@ export function mysqlConnectionSettings(
     connectTimeout: 10_000,
     enableKeepAlive: true,
   };
+  const { through } = target;
+  if (through !== undefined && socket === undefined) {
+    // Through a stream of ours, mysql2 keeps host for TLS: the certificate is checked against the database's name.
+    connection.stream = () => connect(through.port, through.host).setNoDelay(true);
+  }
   const described = `${user || '(no user)'}@${socket ?? `${host}:${port}`}${database === undefined ? '' : `/${database}`}`;
   return { connection, described, password };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { LocalError } from '@toolshed/mcp-core';
 import type { PoolConfig } from 'pg';
 import type { parse } from 'pg-connection-string';
@@ -94,5 +95,15 @@ export function postgresPoolConfig(target: SqlDatabaseTarget, settings: SqlEngin
   };
   if (parsed.port != null) config.port = Number(parsed.port);
   if (target.password !== undefined) config.password = target.password;
+  if (target.through !== undefined) {
+    // pg checks the certificate against ssl.host and ssl.servername when it connects to an IP: the database's
+    // name, not the tunnel's.
+    const host = config.host ?? 'localhost';
+    if (typeof config.ssl === 'object') {
+      config.ssl = { ...config.ssl, host, ...(isIP(host) === 0 ? { servername: host } : {}) };
+    }
+    config.host = target.through.host;
+    config.port = target.through.port;
+  }
   return config;
 }

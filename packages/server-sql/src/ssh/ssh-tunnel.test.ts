@@ -1,0 +1,126 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { McpServer } from '@toolshed/mcp-core';
+import { connectTestClient, freeLoopbackPort, serviceGate, type TestCallResult } from '@toolshed/mcp-core/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type MariadbServer, mariadbService, startMariadbServer } from '../__fixtures__/mariadb-server.ts';
+import { type PostgresServer, postgresService, startPostgresServer } from '../__fixtures__/postgres-server.ts';
+import { type SshServer, sshService, startSshServer } from '../__fixtures__/ssh-server.ts';
+import { createSqlServer, startSqlServer } from '../create-sql-server.ts';
+import type { SqlServerOptions } from '../sql-server-options.ts';
+
+/**
+ * Databases behind a bastion: a real OpenSSH server forwards to a real
+ * PostgreSQL and MariaDB on 127.0.0.1, the tunnel opens on the first call,
+ * comes back after the bastion restarts, and a bastion that is down is an
+ * isError naming it while the server keeps serving.
+ */
+
+const servers: McpServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function clientFor(server: McpServer) {
+  servers.push(server);
+  return connectTestClient({ server }, { client: 'v2-modern', transport: 'memory' });
+}
+
+function textOf(result: TestCallResult): string {
+  return result.content.map((block) => block.text ?? '').join('\n');
+}
+
+const gate = serviceGate(sshService, it) && serviceGate(postgresService, it) && serviceGate(mariadbService, it);
+
+describe.runIf(gate)('SSH tunnels to databases', () => {
+  let ssh: SshServer;
+  let postgres: PostgresServer;
+  let mariadb: MariadbServer;
+
+  beforeAll(async () => {
+    [ssh, postgres, mariadb] = await Promise.all([startSshServer(), startPostgresServer(), startMariadbServer()]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([ssh?.stop(), postgres?.stop(), mariadb?.stop()]);
+  });
+
+  const tunnelTo = (url: string, overrides: Partial<SqlServerOptions> = {}): SqlServerOptions => ({
+    databases: { app: url },
+    sshBastions: { app: ssh.bastion },
+    sshKeys: { app: ssh.clientKey.privateKeyFile },
+    sshKnownHosts: ssh.knownHostsFile,
+    ...overrides,
+  });
+
+  it('queries PostgreSQL through the bastion', async () => {
+    const before = ssh.log().split('Accepted publickey').length;
+    const client = await clientFor(createSqlServer(tunnelTo(postgres.url('reader'))));
+    const result = await client.callTool('query', { sql: 'SELECT name FROM customers ORDER BY id LIMIT 2' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent?.rows).toEqual([['Aroha'], ['Björn']]);
+    expect(ssh.log().split('Accepted publickey').length).toBeGreaterThan(before);
+    await client.close();
+  });
+
+  it('queries MariaDB through the bastion', async () => {
+    const client = await clientFor(createSqlServer(tunnelTo(mariadb.url('reader'))));
+    const result = await client.callTool('query', { sql: 'SELECT 6 * 7 AS answer' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent?.rows).toEqual([[42]]);
+    await client.close();
+  });
+
+  it('starts without touching an unreachable bastion, answers isError naming it, and keeps serving', async () => {
+    const closedPort = await freeLoopbackPort();
+    // Its key is known, so that what stops the call is the closed port.
+    const knownHostsFile = join(ssh.directory, 'known_hosts_closed_port');
+    writeFileSync(knownHostsFile, `[127.0.0.1]:${closedPort} ${ssh.hostKey.publicKey}\n`);
+    const options = tunnelTo(postgres.url('reader'), {
+      sshBastions: { app: `${ssh.user}@127.0.0.1:${closedPort}` },
+      sshKnownHosts: knownHostsFile,
+    });
+    const server = await startSqlServer(options);
+    const client = await clientFor(server);
+    const result = await client.callTool('query', { sql: 'SELECT 1' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(`bastion ${ssh.user}@127.0.0.1:${closedPort} cannot be reached`);
+    expect(textOf(result)).toMatch(/ECONNREFUSED/);
+    const again = await client.callTool('query', { sql: 'SELECT 1' });
+    expect(again.isError).toBe(true);
+    expect((await client.listTools()).map((tool) => tool.name)).toContain('query');
+    await client.close();
+  });
+
+  it('opens the tunnel on the first call, not at start', async () => {
+    const before = ssh.log().split('Accepted publickey').length;
+    const server = await startSqlServer(tunnelTo(postgres.url('reader')));
+    servers.push(server);
+    expect(ssh.log().split('Accepted publickey').length).toBe(before);
+  });
+
+  it('builds the tunnel again after the bastion is killed and restarted', async () => {
+    const client = await clientFor(createSqlServer(tunnelTo(postgres.url('reader'))));
+    const first = await client.callTool('query', { sql: 'SELECT 1 AS one' });
+    expect(first.isError, textOf(first)).toBeFalsy();
+    await ssh.kill();
+    const down = await client.callTool('query', { sql: 'SELECT 2 AS two' });
+    expect(down.isError).toBe(true);
+    expect(textOf(down)).toContain(`bastion ${ssh.bastion}`);
+    await ssh.restart();
+    const back = await client.callTool('query', { sql: 'SELECT 3 AS three' });
+    expect(back.isError, textOf(back)).toBeFalsy();
+    expect(back.structuredContent?.rows).toEqual([[3]]);
+    await client.close();
+  });
+
+  it('finds the bastion under a hashed known_hosts entry', async () => {
+    expect(readFileSync(ssh.hashedKnownHostsFile, 'utf8')).toMatch(/^\|1\|/);
+    const options = tunnelTo(mariadb.url('reader'), { sshKnownHosts: ssh.hashedKnownHostsFile });
+    const client = await clientFor(createSqlServer(options));
+    const result = await client.callTool('query', { sql: 'SELECT 1 AS one' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    await client.close();
+  });
+});
