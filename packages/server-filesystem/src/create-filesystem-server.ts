@@ -12,6 +12,7 @@ import { createListAllowedDirectoriesTool } from './list-allowed-directories-too
 import { createListDirectoryTool } from './list-directory-tool.ts';
 import { createListDirectoryWithSizesTool } from './list-directory-with-sizes-tool.ts';
 import { createMoveFileTool } from './move-file-tool.ts';
+import { createReadDocumentTool } from './read-document-tool.ts';
 import { createReadMediaFileTool } from './read-media-file-tool.ts';
 import { createReadMultipleFilesTool } from './read-multiple-files-tool.ts';
 import { createReadTextFileTool } from './read-text-file-tool.ts';
@@ -49,6 +50,7 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
     createReadTextFileTool(context, 'read_file'),
     createReadMediaFileTool(context),
     createReadMultipleFilesTool(context),
+    createReadDocumentTool(context),
     createListDirectoryTool(context),
     createListDirectoryWithSizesTool(context),
     createDirectoryTreeTool(context),

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectInMemory } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePdf } from './__fixtures__/document-files.ts';
 import { createSandbox, type Sandbox, secretText } from './__fixtures__/sandbox.ts';
 import { createFilesystemServer } from './create-filesystem-server.ts';
 
@@ -89,7 +90,7 @@ const readEscapes: [string, () => string][] = [
 
 describe('reads that try to leave the sandbox', () => {
   it.each(readEscapes)('%s', async (_name, path) => {
-    for (const tool of ['read_text_file', 'read_file', 'read_media_file', 'get_file_info']) {
+    for (const tool of ['read_text_file', 'read_file', 'read_media_file', 'read_document', 'get_file_info']) {
       expectRefused(await call(client, tool, { path: path() }), { path: path() });
     }
     const multiple = await call(client, 'read_multiple_files', { paths: [path()] });
@@ -230,6 +231,42 @@ describe('special files', () => {
     linkSync(sandbox.secret, join(sandbox.allowed, 'hard-link-3'));
     const result = await call(client, 'read_text_file', { path: 'hard-link-3' });
     expect(result.content[0]?.text).toBe(secretText);
+  });
+});
+
+describe('documents that try to leave the sandbox', () => {
+  const secretPdf = () => join(sandbox.outside, 'secret.pdf');
+  beforeAll(() => {
+    writeFileSync(secretPdf(), makePdf([[secretText]]));
+    symlinkSync(secretPdf(), join(sandbox.allowed, 'link-to-secret.pdf'));
+    symlinkSync('/dev/zero', join(sandbox.allowed, 'zero.pdf'));
+    execFileSync('mkfifo', [join(sandbox.allowed, 'pipe.pdf')]);
+  });
+
+  it.each([
+    ['a PDF outside, absolute', () => secretPdf()],
+    ['a PDF outside, by ..', () => '../outside/secret.pdf'],
+    ['a PDF of the prefix sibling', () => `${sandbox.allowed}_evil/secret.pdf`],
+    ['a symlinked PDF pointing out', () => 'link-to-secret.pdf'],
+    ['a PDF below a symlinked directory pointing out', () => 'link-to-outside/secret.pdf'],
+    ['a link named .pdf to a device', () => 'zero.pdf'],
+    ['a FIFO named .pdf, refused at once instead of hanging the server', () => 'pipe.pdf'],
+  ])('%s', async (_name, path) => {
+    expectRefused(await call(client, 'read_document', { path: path() }), { path: path() });
+  });
+
+  it('a device is refused even inside a grant, never read', async () => {
+    const devices = createFilesystemServer({ directories: ['/dev:ro'] });
+    const devicesClient = new Client({ name: 'devices', version: '1' });
+    await connectInMemory(devices, devicesClient);
+    try {
+      const result = await call(devicesClient, 'read_document', { path: '/dev/zero' });
+      expect(result.isError).toBe(true);
+      expect(result.content[0]?.text).toMatch(/not a regular file/);
+    } finally {
+      await devicesClient.close();
+      await devices.close();
+    }
   });
 });
 

@@ -14,6 +14,9 @@ type FilesystemLimitsShape = {
   maxDepth: Limit;
   maxMatches: Limit;
   regexTimeoutMs: Limit;
+  maxDocumentBytes: Limit;
+  maxDocumentPages: Limit;
+  documentTimeoutMs: Limit;
 };
 
 type DirectoryGrantSchema = z.ZodUnion<
@@ -77,6 +80,12 @@ export const filesystemServerOptions: z.ZodObject<FilesystemServerOptionsShape, 
       regexTimeoutMs: limitOption(
         2000,
         'Milliseconds a regular expression may run on one file before the search stops',
+      ),
+      maxDocumentBytes: limitOption(64 * 1024 * 1024, 'Bytes a PDF, DOCX or XLSX file may have for read_document'),
+      maxDocumentPages: limitOption(100, 'Pages, sheets or parts one read_document call returns at most'),
+      documentTimeoutMs: limitOption(
+        30_000,
+        'Milliseconds read_document may spend extracting one document before it is stopped',
       ),
     })
     .prefault({})

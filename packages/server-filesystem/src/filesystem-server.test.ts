@@ -268,6 +268,7 @@ describe('arguments a tool does not know', () => {
     search_file_contents: { path: '.', pattern: 'Hello' },
     get_file_info: { path: 'hello.txt' },
     list_allowed_directories: {},
+    read_document: { path: 'hello.txt' },
   };
 
   it('has a row for every tool', async () => {

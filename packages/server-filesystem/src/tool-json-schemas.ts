@@ -2,7 +2,7 @@
 // schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
 import type { ToolJsonSchemas } from '@toolshed/mcp-core';
 
-export const toolJsonSchemas: Record<"copy_file" | "create_directory" | "delete_file" | "directory_tree" | "edit_file" | "get_file_info" | "list_allowed_directories" | "list_directory" | "list_directory_with_sizes" | "move_file" | "read_file" | "read_media_file" | "read_multiple_files" | "read_text_file" | "search_file_contents" | "search_files" | "write_file", ToolJsonSchemas> = {
+export const toolJsonSchemas: Record<"copy_file" | "create_directory" | "delete_file" | "directory_tree" | "edit_file" | "get_file_info" | "list_allowed_directories" | "list_directory" | "list_directory_with_sizes" | "move_file" | "read_document" | "read_file" | "read_media_file" | "read_multiple_files" | "read_text_file" | "search_file_contents" | "search_files" | "write_file", ToolJsonSchemas> = {
   "copy_file": {
     "input": {
       "type": "object",
@@ -433,6 +433,90 @@ export const toolJsonSchemas: Record<"copy_file" | "create_directory" | "delete_
         "content",
         "source",
         "destination"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "read_document": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "first": {
+          "description": "Page, sheet or part, from 1",
+          "type": "integer",
+          "minimum": 1
+        },
+        "last": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "sheet": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "path"
+      ],
+      "additionalProperties": false
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "content": {
+          "type": "string"
+        },
+        "format": {
+          "type": "string",
+          "enum": [
+            "pdf",
+            "docx",
+            "xlsx"
+          ]
+        },
+        "unit": {
+          "type": "string",
+          "enum": [
+            "page",
+            "sheet",
+            "part"
+          ]
+        },
+        "total": {
+          "type": "integer",
+          "description": "Pages, sheets or parts in the document"
+        },
+        "first": {
+          "type": "integer"
+        },
+        "last": {
+          "type": "integer",
+          "description": "The last returned; first - 1 when none was"
+        },
+        "truncated": {
+          "type": "boolean"
+        },
+        "next_first": {
+          "description": "Pass as first to read on",
+          "type": "integer"
+        },
+        "sheets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "content",
+        "format",
+        "unit",
+        "total",
+        "first",
+        "last",
+        "truncated"
       ],
       "additionalProperties": false
     }
