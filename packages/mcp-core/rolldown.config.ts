@@ -10,7 +10,7 @@ const config: RolldownOptions = defineConfig({
     'bin-build': 'src/bin-build.ts',
   },
   platform: 'node',
-  external: [/^node:/, /^zod/, /^ajv/, /^jose/, /^@modelcontextprotocol\//, /^rolldown/],
+  external: [/^node:/, /^zod/, /^ajv/, /^jose/, /^@modelcontextprotocol\//, /^@opentelemetry\//, /^rolldown/],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
 });
 

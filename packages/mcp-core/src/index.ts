@@ -23,6 +23,7 @@ export { type ServeStdioOptions, serveStdio } from './cli/serve-stdio.ts';
 export { defineServerCli, type OptionReader, type ServerCli, type ServerCliDefinition } from './cli/server-cli.ts';
 export type { Completer, CompletionContext } from './completion/completer.ts';
 export type { AuthInfo, CallContext, ConfirmOutcome, ElicitOutcome, ElicitRequest } from './engine/call-context.ts';
+export type { RequestFacts, RequestTelemetry } from './engine/request-telemetry.ts';
 export type { ElicitationUnavailablePolicy } from './engine/server-core.ts';
 export { LocalError, type LocalErrorCode } from './errors/local-error.ts';
 export { ProtocolError } from './errors/protocol-error.ts';
@@ -124,6 +125,20 @@ export {
   type TaskStore,
 } from './tasks/task-store.ts';
 export { tasksExtension } from './tasks/task-wire.ts';
+export {
+  executeToolOperation,
+  McpAttribute,
+  McpMetric,
+  mcpDurationBuckets,
+  toolErrorType,
+  traceContextMetaKeys,
+} from './telemetry/mcp-semantic-conventions.ts';
+export {
+  processTelemetry,
+  type StartTelemetryOptions,
+  startTelemetry,
+  stopTelemetry,
+} from './telemetry/process-telemetry.ts';
 export {
   defineTool,
   type TaskSupport,

@@ -33,6 +33,12 @@ export {
   recordMessages,
 } from './testing/message-recorder.ts';
 export { optionsTableProblems } from './testing/options-table-problems.ts';
+export {
+  type OtlpReceiver,
+  type ReceivedHistogramPoint,
+  type ReceivedSpan,
+  startOtlpReceiver,
+} from './testing/otlp-receiver.ts';
 export { initPostgresCluster, type PostgresCluster, postgresService } from './testing/real-postgres.ts';
 export {
   alivePids,

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { serveStdio } from '../cli/serve-stdio.ts';
+import { startTelemetry } from '../telemetry/process-telemetry.ts';
 import { defineTool } from '../tools/define-tool.ts';
 import { createStdioServerTransport } from '../transports/stdio-server-transport.ts';
 import { createFixtureServer } from './fixture-tools.ts';
@@ -28,6 +29,8 @@ const big = defineTool({
   run: ({ kib }) => 'x'.repeat(kib * 1024),
 });
 
+// Spans and metrics when the OTEL_* variables ask for them, as a bin would.
+await startTelemetry({ serviceName: 'fixture', env: process.env });
 const server = createFixtureServer({ onServerError: () => {} });
 server.addTool(noisy);
 server.addTool(big);

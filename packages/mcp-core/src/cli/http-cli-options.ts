@@ -20,6 +20,7 @@ export type HttpCliOptionSpecs = {
   httpResource: Typed<'string'>;
   httpRequiredScopes: Typed<'list'>;
   httpInsecureNoAuth: Typed<'boolean'>;
+  metrics: Typed<'string'>;
 };
 
 export const httpCliOptions: HttpCliOptionSpecs = {
@@ -86,5 +87,12 @@ export const httpCliOptions: HttpCliOptionSpecs = {
     type: 'boolean',
     env: 'TOOLSHED_HTTP_INSECURE_NO_AUTH',
     description: 'Allow serving a non-loopback address without auth (anyone who reaches it can call every tool)',
+  },
+  metrics: {
+    type: 'string',
+    env: 'TOOLSHED_METRICS',
+    placeholder: '[HOST:]PORT',
+    description:
+      'Serve OpenTelemetry metrics at /metrics for Prometheus; HOST defaults to 127.0.0.1 (spans and OTLP: the OTEL_* variables)',
   },
 };

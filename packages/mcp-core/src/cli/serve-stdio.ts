@@ -1,4 +1,5 @@
 import type { McpServer } from '../server/create-mcp-server.ts';
+import { stopTelemetry } from '../telemetry/process-telemetry.ts';
 import { createStdioServerTransport } from '../transports/stdio-server-transport.ts';
 import { redirectConsoleToStderr } from './redirect-console.ts';
 
@@ -25,7 +26,11 @@ export async function serveStdio(server: McpServer, options: ServeStdioOptions =
     process.exitCode = exitCode;
     // Exit even when a tool holds a timer or socket open.
     setTimeout(() => process.exit(exitCode), options.shutdownGraceMs ?? 2000).unref();
-    void server.close().then(() => process.exit(exitCode));
+    // Spans still buffered are sent before the process goes.
+    void server
+      .close()
+      .then(stopTelemetry)
+      .then(() => process.exit(exitCode));
   };
   process.once('SIGINT', () => shutDown(130));
   process.once('SIGTERM', () => shutDown(143));

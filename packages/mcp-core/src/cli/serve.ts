@@ -1,5 +1,6 @@
 import { LocalError } from '../errors/local-error.ts';
 import type { McpServer } from '../server/create-mcp-server.ts';
+import { stopTelemetry } from '../telemetry/process-telemetry.ts';
 import type { BearerTokenVerifier, HttpAuthOptions } from '../transports/http/auth/http-auth-options.ts';
 import type { HttpServeOptions } from '../transports/http/http-options.ts';
 import { serveHttp } from '../transports/http/serve-http.ts';
@@ -22,6 +23,7 @@ export interface HttpCliValues {
   httpResource?: string;
   httpRequiredScopes?: string[];
   httpInsecureNoAuth?: boolean;
+  metrics?: string;
 }
 
 /** `3000`, `0.0.0.0:3000`, `[::1]:3000` or `localhost:3000`. */
@@ -132,7 +134,7 @@ export async function serve(
   await new Promise<void>((resolve) => {
     const stop = (exitCode: number): void => {
       process.exitCode = exitCode;
-      void http.close().then(resolve);
+      void http.close().then(stopTelemetry).then(resolve);
     };
     process.once('SIGINT', () => stop(130));
     process.once('SIGTERM', () => stop(143));

@@ -5,6 +5,7 @@ import type { Resource } from '../resources/define-resource.ts';
 import type { ResourceTemplate } from '../resources/define-resource-template.ts';
 import type { ReportServerError } from '../tools/call-tool.ts';
 import type { Tool } from '../tools/define-tool.ts';
+import type { RequestTelemetry } from './request-telemetry.ts';
 import type { ElicitationUnavailablePolicy, ServerCore, ServerEvent } from './server-core.ts';
 
 export interface ServerCoreOptions {
@@ -13,6 +14,7 @@ export interface ServerCoreOptions {
   pageSize: number;
   elicitationUnavailable: ElicitationUnavailablePolicy;
   report: ReportServerError;
+  telemetry: RequestTelemetry | undefined;
   /** Whether resources and prompts are offered even while none is registered (they may come later). */
   offerResources: boolean;
   offerPrompts: boolean;
@@ -40,6 +42,7 @@ export function createServerCore(options: ServerCoreOptions): ServerCore & { emi
     pageSize: options.pageSize,
     elicitationUnavailable: options.elicitationUnavailable,
     report: options.report,
+    telemetry: options.telemetry,
     capabilities() {
       const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
       const hasResources = options.offerResources || resources.size > 0 || resourceTemplates.size > 0;

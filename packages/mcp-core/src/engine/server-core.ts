@@ -5,6 +5,7 @@ import type { Resource } from '../resources/define-resource.ts';
 import type { ResourceTemplate } from '../resources/define-resource-template.ts';
 import type { ReportServerError } from '../tools/call-tool.ts';
 import type { Tool } from '../tools/define-tool.ts';
+import type { RequestTelemetry } from './request-telemetry.ts';
 
 /** What to do when a tool asks the user but the client cannot ask. */
 export type ElicitationUnavailablePolicy = 'fail' | 'decline';
@@ -30,6 +31,8 @@ export interface ServerCore {
   readonly pageSize: number;
   readonly elicitationUnavailable: ElicitationUnavailablePolicy;
   readonly report: ReportServerError;
+  /** Spans and metrics for each request; `undefined` when telemetry is off. */
+  readonly telemetry: RequestTelemetry | undefined;
   /** What the server offers now; read at each initialize. */
   capabilities(): ServerCapabilities;
   /** Subscribes to server events; returns the unsubscribe function. */

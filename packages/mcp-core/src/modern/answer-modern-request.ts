@@ -2,9 +2,11 @@ import { listVariesByCaller } from '../apps/list-varies-by-caller.ts';
 import type { AuthInfo } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
+import type { RequestFacts } from '../engine/request-telemetry.ts';
 import type { ServerCore } from '../engine/server-core.ts';
 import { invalidParams, methodNotFound } from '../errors/common-protocol-errors.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
+import { isPlainObject } from '../messages/is-plain-object.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type {
   JsonRpcErrorResponse,
@@ -48,6 +50,8 @@ export interface ModernExchange {
   notify(notification: JsonRpcNotification): void;
   /** Aborted when the transport shuts down: an open subscription then ends with its closing result. */
   readonly ending?: AbortSignal;
+  /** What telemetry calls the carrier: `pipe` for stdio, `tcp` for HTTP. */
+  readonly networkTransport?: 'pipe' | 'tcp' | undefined;
 }
 
 /** The methods the 2026-07-28 revision defines for a client to send a server. */
@@ -88,7 +92,32 @@ function errorResponse(request: JsonRpcRequest, error: ProtocolError): JsonRpcEr
  * between requests, so any replica can answer any request. Resolves
  * `undefined` when the request was cancelled (nothing may be sent for it).
  */
-export async function answerModernRequest(
+export function answerModernRequest(
+  services: ModernServices,
+  request: JsonRpcRequest,
+  exchange: ModernExchange,
+): Promise<JsonRpcResponse | undefined> {
+  const { telemetry } = services.core;
+  if (telemetry === undefined) return answerOrError(services, request, exchange);
+  return telemetry.serve(
+    request,
+    () => modernFacts(request, exchange),
+    () => answerOrError(services, request, exchange),
+  );
+}
+
+/** 2026-era requests carry their version and have no session. */
+function modernFacts(request: JsonRpcRequest, exchange: ModernExchange): RequestFacts {
+  const meta = request.params?._meta;
+  const version = isPlainObject(meta) ? meta[MetaKey.protocolVersion] : undefined;
+  return {
+    protocolVersion: typeof version === 'string' ? version : undefined,
+    sessionId: undefined,
+    networkTransport: exchange.networkTransport,
+  };
+}
+
+async function answerOrError(
   services: ModernServices,
   request: JsonRpcRequest,
   exchange: ModernExchange,

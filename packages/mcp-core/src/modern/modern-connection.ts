@@ -75,6 +75,7 @@ export class ModernConnection {
       const response = await answerModernRequest(this.#services, request, {
         signal: controller.signal,
         auth,
+        networkTransport: this.#transport.networkTransport,
         notify: (notification) => {
           if (!controller.signal.aborted) this.#send(notification, request);
         },

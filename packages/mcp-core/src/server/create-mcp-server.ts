@@ -1,5 +1,6 @@
 import type { CallContext } from '../engine/call-context.ts';
 import { createServerCore } from '../engine/create-server-core.ts';
+import type { RequestTelemetry } from '../engine/request-telemetry.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
 import { invalidParams } from '../errors/common-protocol-errors.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -13,6 +14,7 @@ import type { ResourceTemplate } from '../resources/define-resource-template.ts'
 import { type AssumedInitialize, LegacySession } from '../session/legacy-session.ts';
 import { createMemoryTaskStore } from '../tasks/memory-task-store.ts';
 import { type TaskOptions, TaskService } from '../tasks/task-service.ts';
+import { processTelemetry } from '../telemetry/process-telemetry.ts';
 import { CallCancelled, callTool } from '../tools/call-tool.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import type { Transport } from '../transports/transport.ts';
@@ -69,6 +71,12 @@ export interface McpServerOptions extends Implementation {
    * process's memory.
    */
   tasks?: TaskOptions;
+  /**
+   * Spans and metrics for every request (OpenTelemetry with the MCP semantic
+   * conventions). Default: what `startTelemetry` started in this process,
+   * else none; `false` for none at all.
+   */
+  telemetry?: RequestTelemetry | false;
 }
 
 /** One client connected to a server. */
@@ -173,6 +181,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     pageSize,
     elicitationUnavailable: options.whenElicitationUnavailable ?? 'fail',
     report,
+    telemetry: options.telemetry === false ? undefined : (options.telemetry ?? processTelemetry()),
     offerResources: options.resources !== undefined || options.resourceTemplates !== undefined,
     offerPrompts: options.prompts !== undefined,
   });

@@ -1,6 +1,7 @@
 import type { AuthInfo, CallContext } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
+import type { RequestFacts } from '../engine/request-telemetry.ts';
 import { RequestsInFlight } from '../engine/requests-in-flight.ts';
 import type { ServerCore, ServerEvent } from '../engine/server-core.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -65,6 +66,8 @@ export class LegacySession {
   readonly #services: SessionServices;
   /** Fixed once initialize has run; shared by every request context. */
   #clientState: ClientState | undefined;
+  /** When initialize ran here, for the session duration; stateless requests assume one and have none. */
+  #initializedAt: number | undefined;
 
   constructor(core: ServerCore, transport: Transport, assumed?: AssumedInitialize) {
     this.#core = core;
@@ -116,6 +119,9 @@ export class LegacySession {
 
   #shutDown(): void {
     if (this.#phase === 'closed') return;
+    if (this.#core.telemetry !== undefined && this.#initializedAt !== undefined) {
+      this.#core.telemetry.sessionEnded(this.#requestFacts(), (performance.now() - this.#initializedAt) / 1000);
+    }
     this.#phase = 'closed';
     this.#unsubscribe();
     this.#inFlight.abortAll();
@@ -189,8 +195,22 @@ export class LegacySession {
             'Invalid request: initialize cannot be part of a batch',
           );
         }
-        return this.#handleRequest(classified.message, auth);
+        return this.#core.telemetry === undefined
+          ? this.#handleRequest(classified.message, auth)
+          : this.#core.telemetry.serve(
+              classified.message,
+              () => this.#requestFacts(),
+              () => this.#handleRequest(classified.message, auth),
+            );
     }
+  }
+
+  #requestFacts(): RequestFacts {
+    return {
+      protocolVersion: this.#protocolVersion,
+      sessionId: this.#transport.sessionId,
+      networkTransport: this.#transport.networkTransport,
+    };
   }
 
   #handleNotification(notification: JsonRpcNotification): void {
@@ -287,6 +307,7 @@ export class LegacySession {
     this.#clientInfo = clientInfo as Implementation | undefined;
     this.#clientState = undefined;
     this.#phase = 'initializing';
+    this.#initializedAt = performance.now();
     const result: Record<string, unknown> = {
       protocolVersion: this.#protocolVersion,
       capabilities: this.#core.capabilities(),

@@ -36,6 +36,7 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
     onmessage: undefined,
     onclose: undefined,
     onerror: undefined,
+    networkTransport: 'pipe',
     async start() {
       input.on('data', onData);
       input.once('end', finish);

@@ -35,4 +35,8 @@ export interface Transport {
   onmessage?: ((message: unknown, extra?: MessageExtra) => void) | undefined;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
+  /** The session this transport carries, when it has one (a 2025-era Streamable HTTP session). */
+  sessionId?: string | undefined;
+  /** What telemetry calls the carrier: `pipe` for stdio, `tcp` for HTTP. */
+  readonly networkTransport?: 'pipe' | 'tcp';
 }

@@ -69,6 +69,8 @@ export class HttpSessionTransport implements Transport {
   onmessage: ((message: unknown, extra?: MessageExtra) => void) | undefined;
   onclose: (() => void) | undefined;
   onerror: ((error: Error) => void) | undefined;
+  sessionId: string | undefined;
+  readonly networkTransport = 'tcp';
   /** The version initialize settled on; priming events are for 2025-11-25 and later. */
   protocolVersion: string | undefined;
   /** Called when initialize is answered with an error: the session never began and should go. */

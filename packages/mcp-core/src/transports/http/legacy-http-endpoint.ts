@@ -137,6 +137,7 @@ export class LegacyHttpEndpoint {
       // node:crypto is loaded here, not imported, to keep it off the start-up path of stdio servers.
       const { randomUUID } = process.getBuiltinModule('node:crypto');
       const id = `${this.#config.sessionIdPrefix}${randomUUID()}`;
+      transport.sessionId = id;
       const connection = await this.#server.connect(transport);
       const session: Session = { id, transport, connection, lastActive: Date.now() };
       this.#sessions.set(id, session);

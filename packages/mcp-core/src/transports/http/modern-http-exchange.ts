@@ -166,6 +166,7 @@ export async function serveModernPost(
     signal: gone.signal,
     auth,
     ending,
+    networkTransport: 'tcp',
     notify(notification) {
       // A client that takes only JSON gets the answer without what would have streamed before it.
       if (accepts.sse && !gone.signal.aborted) openStream().message(JSON.stringify(notification));
