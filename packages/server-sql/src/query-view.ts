@@ -15,7 +15,7 @@ button{font:inherit;color:inherit;background:none;border:1px solid var(--line);b
 button:disabled{opacity:.4;cursor:default}
 #wrap{overflow:auto;max-height:420px;border:1px solid var(--line);border-radius:4px}
 table{border-collapse:collapse;width:100%}th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
-th{position:sticky;top:0;background:var(--bg)}th button{border:0;padding:0;font-weight:600}
+th{position:sticky;top:0;background:var(--bg)}th.n{text-align:right}th button{border:0;padding:0;font-weight:600}
 td.n{text-align:right;font-variant-numeric:tabular-nums}td.null{color:var(--muted);font-style:italic}
 #error{color:#c5221f}#chart{margin-top:8px}#chart svg{width:100%;height:160px}
 #chart rect{fill:var(--accent)}#chart polyline{fill:none;stroke:var(--accent);stroke-width:2}
@@ -42,8 +42,9 @@ function cellText(value) {
   if (typeof value === "object") return value.type === "blob" ? "BLOB (" + value.bytes + " bytes)" : JSON.stringify(value);
   return String(value);
 }
+// The last all-number column: the measure in "label, value" results, the computed one in "id, value".
 function numericColumn() {
-  for (var c = 0; c < state.columns.length; c++) {
+  for (var c = state.columns.length - 1; c >= 0; c--) {
     var numbers = 0, other = 0;
     state.rows.forEach(function (row) { if (typeof row[c] === "number") numbers++; else if (row[c] !== null) other++; });
     if (numbers > 0 && other === 0) return c;
@@ -93,7 +94,7 @@ function render() {
     var button = make("button", column.name + (state.sort === index ? (state.descending ? " ▼" : " ▲") : ""));
     button.title = "Sort by " + column.name;
     button.onclick = function () { sortBy(index); };
-    var th = make("th");
+    var th = make("th", undefined, state.rows.length > 0 && typeof state.rows[0][index] === "number" ? "n" : "");
     th.appendChild(button);
     head.appendChild(th);
   });
