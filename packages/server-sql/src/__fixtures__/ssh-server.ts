@@ -43,12 +43,16 @@ export interface SshServer {
   hostKey: SshKeyPair;
   /** A key in its authorized_keys. */
   clientKey: SshKeyPair;
+  /** Its authorized_keys file, read at each login. */
+  authorizedKeysFile: string;
   /** A known_hosts file holding the host key as `[127.0.0.1]:port`. */
   knownHostsFile: string;
   /** The same, hashed by `ssh-keygen -H` as `HashKnownHosts yes` writes it. */
   hashedKnownHostsFile: string;
   /** What sshd logged so far (it logs each login). */
   log(): string;
+  /** How many SSH connections it is serving now (a process each). */
+  sessions(): number;
   /** A directory for the test's own files, removed with the server. */
   directory: string;
   /** Kills sshd and every session it forked, as a crash of the bastion would. */
@@ -68,14 +72,15 @@ export async function startSshServer(): Promise<SshServer> {
   const directory = mkdtempSync(join(tmpdir(), 'toolshed-sshd-'));
   const hostKey = createSshKeyPair(directory, 'host_ed25519');
   const clientKey = createSshKeyPair(directory, 'client_ed25519');
-  writeFileSync(join(directory, 'authorized_keys'), `${clientKey.publicKey}\n`);
+  const authorizedKeysFile = join(directory, 'authorized_keys');
+  writeFileSync(authorizedKeysFile, `${clientKey.publicKey}\n`);
   const config = join(directory, 'sshd_config');
   writeFileSync(
     config,
     [
       'ListenAddress 127.0.0.1',
       `HostKey ${hostKey.privateKeyFile}`,
-      `AuthorizedKeysFile ${join(directory, 'authorized_keys')}`,
+      `AuthorizedKeysFile ${authorizedKeysFile}`,
       `PidFile ${join(directory, 'sshd.pid')}`,
       'StrictModes no',
       'UsePAM no',
@@ -126,9 +131,11 @@ export async function startSshServer(): Promise<SshServer> {
     bastion: `${user}@127.0.0.1:${port}`,
     hostKey,
     clientKey,
+    authorizedKeysFile,
     knownHostsFile,
     hashedKnownHostsFile,
     log: () => earlierLog + service.output(),
+    sessions: () => Math.max(processTree(service.child.pid ?? 0).length - 1, 0),
     directory,
     kill,
     async restart() {

@@ -1,12 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServer } from '@toolshed/mcp-core';
 import { connectTestClient, freeLoopbackPort, serviceGate, type TestCallResult } from '@toolshed/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type MariadbServer, mariadbService, startMariadbServer } from '../__fixtures__/mariadb-server.ts';
 import { type PostgresServer, postgresService, startPostgresServer } from '../__fixtures__/postgres-server.ts';
-import { type SshServer, sshService, startSshServer } from '../__fixtures__/ssh-server.ts';
+import { createSampleDatabase, type SampleDatabase } from '../__fixtures__/sample-database.ts';
+import { createSshKeyPair, type SshServer, sshService, startSshServer } from '../__fixtures__/ssh-server.ts';
 import { createSqlServer, startSqlServer } from '../create-sql-server.ts';
+import { sshPassphrasesFromEnvironment } from '../sql-cli.ts';
 import type { SqlServerOptions } from '../sql-server-options.ts';
 
 /**
@@ -37,12 +39,15 @@ describe.runIf(gate)('SSH tunnels to databases', () => {
   let ssh: SshServer;
   let postgres: PostgresServer;
   let mariadb: MariadbServer;
+  let sample: SampleDatabase;
 
   beforeAll(async () => {
+    sample = createSampleDatabase();
     [ssh, postgres, mariadb] = await Promise.all([startSshServer(), startPostgresServer(), startMariadbServer()]);
   }, 180_000);
 
   afterAll(async () => {
+    sample?.remove();
     await Promise.all([ssh?.stop(), postgres?.stop(), mariadb?.stop()]);
   });
 
@@ -113,6 +118,73 @@ describe.runIf(gate)('SSH tunnels to databases', () => {
     expect(back.isError, textOf(back)).toBeFalsy();
     expect(back.structuredContent?.rows).toEqual([[3]]);
     await client.close();
+  });
+
+  it('says when the bastion cannot connect to the database server', async () => {
+    const closedPort = await freeLoopbackPort();
+    const client = await clientFor(createSqlServer(tunnelTo(`postgres://app_reader@127.0.0.1:${closedPort}/app`)));
+    const result = await client.callTool('query', { sql: 'SELECT 1' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(`the bastion ${ssh.bastion} could not connect to 127.0.0.1:${closedPort}`);
+    await client.close();
+  });
+
+  it('closes the tunnel with the server, leaving no SSH connection behind', async () => {
+    const server = createSqlServer(tunnelTo(mariadb.url('reader')));
+    const client = await connectTestClient({ server }, { client: 'v2-modern', transport: 'memory' });
+    const result = await client.callTool('query', { sql: 'SELECT 1 AS one' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(ssh.sessions()).toBeGreaterThan(0);
+    await client.close();
+    await server.close();
+    while (ssh.sessions() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  it('logs in with a key that has a passphrase, given in the environment', async () => {
+    const key = createSshKeyPair(ssh.directory, 'client_with_passphrase', 'correct horse');
+    appendFileSync(ssh.authorizedKeysFile, `${key.publicKey}\n`);
+    const options = tunnelTo(postgres.url('reader'), {
+      sshKeys: { app: key.privateKeyFile },
+      sshPassphrases: sshPassphrasesFromEnvironment(
+        { sshKeys: { app: key.privateKeyFile } },
+        { TOOLSHED_SQL_SSH_PASSPHRASE_APP: 'correct horse' },
+      ),
+    });
+    const client = await clientFor(createSqlServer(options));
+    const result = await client.callTool('query', { sql: 'SELECT 1 AS one' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    await client.close();
+    expect(() => createSqlServer({ ...options, sshPassphrases: {} })).toThrow(
+      /is not a usable private key .*its passphrase goes in TOOLSHED_SQL_SSH_PASSPHRASE_APP/,
+    );
+  });
+
+  it.each([
+    [
+      'a SQLite database',
+      { databases: { app: 'SQLITE' } },
+      /"app" is a SQLite file.*SSH tunnels are for PostgreSQL and MySQL/,
+    ],
+    [
+      'a name no database has',
+      { sshBastions: { other: 'root@127.0.0.1' }, sshKeys: { other: 'KEY' } },
+      /there is no database named "other"/,
+    ],
+    ['no key', { sshKeys: {} }, /give the key that logs in to the bastion with --db-ssh-key app=FILE/],
+    ['a key for no bastion', { sshKeys: { app: 'KEY', other: 'KEY' } }, /--db-ssh-key other=…: no bastion/],
+    ['a missing known_hosts', { sshKnownHosts: '/nonexistent/known_hosts' }, /known_hosts file .* cannot be read/],
+    ['a file that is no key', { sshKeys: { app: '/etc/hostname' } }, /is not a usable private key/],
+    ['a unix-socket URL', { databases: { app: 'postgres://reader@/app?host=/run/postgresql' } }, /unix socket/],
+  ])('refuses to start with %s', (_case, overrides, refusal) => {
+    const base = tunnelTo(postgres.url('reader'));
+    const options = { ...base, ...overrides } as SqlServerOptions;
+    if (JSON.stringify(options.databases).includes('SQLITE')) options.databases = { app: sample.path };
+    if (options.sshKeys !== undefined) {
+      for (const name of Object.keys(options.sshKeys)) {
+        if (options.sshKeys[name] === 'KEY') options.sshKeys[name] = ssh.clientKey.privateKeyFile;
+      }
+    }
+    expect(() => createSqlServer(options)).toThrow(refusal);
   });
 
   it('finds the bastion under a hashed known_hosts entry', async () => {

@@ -70,6 +70,7 @@ export class SshTunnel {
   #idleTimer: NodeJS.Timeout | undefined;
   #closed = false;
   #drops = 0;
+  #forwardFailure: { count: number; reason: string } = { count: 0, reason: '' };
 
   constructor(settings: SshTunnelSettings) {
     this.#settings = settings;
@@ -83,6 +84,14 @@ export class SshTunnel {
   /** How many times an open SSH connection has dropped: a call that spans a drop failed because of it. */
   get drops(): number {
     return this.#drops;
+  }
+
+  /**
+   * How many connections the bastion could not forward to the database, and
+   * why the last one failed: a driver only sees its connection closed.
+   */
+  get forwardFailure(): { count: number; reason: string } {
+    return this.#forwardFailure;
   }
 
   /** Opens the local end once, on 127.0.0.1 and a port from the kernel. */
@@ -225,7 +234,14 @@ export class SshTunnel {
       (client) => {
         if (socket.destroyed) return;
         client.forwardOut(socket.remoteAddress ?? '127.0.0.1', socket.remotePort ?? 0, host, port, (error, channel) => {
-          if (error !== undefined || socket.destroyed) {
+          if (error) {
+            const count = this.#forwardFailure.count + 1;
+            this.#forwardFailure = {
+              count,
+              reason: `the bastion ${this.bastion} could not connect to ${host}:${port} (${error.message.replace(/^\(SSH\) /, '')})`,
+            };
+          }
+          if (error || socket.destroyed) {
             channel?.close();
             socket.destroy();
             return;

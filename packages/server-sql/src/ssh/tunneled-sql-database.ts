@@ -38,10 +38,13 @@ export function tunneledSqlDatabase(
     async run(request, call) {
       for (let attempt = 0; ; attempt++) {
         const drops = tunnel.drops;
+        const forwardFailures = tunnel.forwardFailure.count;
         let outcome: SqlOutcome;
         try {
           outcome = await runOnce(request, call);
         } catch (error) {
+          // The driver saw its connection closed; the tunnel knows why.
+          if (tunnel.forwardFailure.count !== forwardFailures) throw unreachable(tunnel.forwardFailure.reason);
           if (tunnel.drops === drops || call.signal.aborted) throw error;
           if (attempt === 0) continue;
           throw unreachable(`the SSH connection to the bastion ${tunnel.bastion} dropped during the call`);
