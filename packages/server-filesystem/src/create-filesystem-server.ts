@@ -4,6 +4,7 @@ import { createCopyFileTool } from './copy-file-tool.ts';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDeleteFileTool } from './delete-file-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
+import { createDocumentThreads } from './document-text-thread.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
 import type { FilesystemServerContext } from './filesystem-server-context.ts';
 import { type FilesystemServerOptions, filesystemServerOptions } from './filesystem-server-options.ts';
@@ -44,6 +45,7 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
     limits: options.limits,
     narrowed: new WeakMap(),
     listings: new DirectoryListingCache(),
+    documentThreads: createDocumentThreads(),
   };
   const tools: Tool[] = [
     createReadTextFileTool(context, 'read_text_file'),
@@ -80,5 +82,6 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
       'text in them, read_text_file with offset/limit for long files. ' +
       (guard.writable ? 'Writes are atomic; some directories may be read-only.' : 'This server is read-only.'),
     tools,
+    onClose: () => context.documentThreads.close(),
   });
 }

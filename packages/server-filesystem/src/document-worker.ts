@@ -17,16 +17,20 @@ const readers: { [Format in DocumentTextRequest['format']]: (request: DocumentTe
     xlsx: xlsxText,
   };
 
-/** The answer to one request: the text, or why there is none. */
-export type DocumentWorkerAnswer = { ready: true } | { text: DocumentText } | { error: string; range: boolean };
+/** What the worker says: that it listens, or the answer to the request of that id (the text, or why there is none). */
+export type DocumentWorkerAnswer =
+  | { ready: true }
+  | { id: number; text: DocumentText }
+  | { id: number; error: string; range: boolean };
 
-parentPort?.once('message', async (request: DocumentTextRequest) => {
+// One document at a time: the server sends the next only after this one's answer.
+parentPort?.on('message', async ({ id, request }: { id: number; request: DocumentTextRequest }) => {
   let answer: DocumentWorkerAnswer;
   try {
-    answer = { text: await readers[request.format](request) };
+    answer = { id, text: await readers[request.format](request) };
   } catch (error) {
     const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
-    answer = { error: message, range: name === documentRangeErrorName };
+    answer = { id, error: message, range: name === documentRangeErrorName };
   }
   parentPort?.postMessage(answer);
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type DirectoryListingCache, PathGuard } from '@toolshed/guards';
 import { type CallContext, type Root, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
+import type { DocumentThreads } from './document-text-thread.ts';
 import type { FilesystemLimits } from './filesystem-server-options.ts';
 
 /** What every tool of one server shares. */
@@ -16,6 +17,8 @@ export interface FilesystemServerContext {
   readonly narrowed: WeakMap<readonly Root[], Promise<PathGuard>>;
   /** Directory listings reused by walks while each directory is unchanged. */
   readonly listings: DirectoryListingCache;
+  /** The workers read_document extracts text in, kept warm between documents. */
+  readonly documentThreads: DocumentThreads;
 }
 
 function rootPaths(roots: readonly Root[]): string[] {

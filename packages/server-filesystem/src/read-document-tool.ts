@@ -3,8 +3,8 @@ import { createUntrustedTextFence } from '@toolshed/guards';
 import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { documentFormatOf, hasDocumentSignature } from './document-formats.ts';
-import { type DocumentFormat, type DocumentPart, documentUnits } from './document-text.ts';
-import { DocumentTextError, extractDocumentText } from './document-text-thread.ts';
+import { type DocumentFormat, type DocumentPart, type DocumentText, documentUnits } from './document-text.ts';
+import { DocumentTextError } from './document-text-thread.ts';
 import { type FilesystemServerContext, guardForCall, pathArgument } from './filesystem-server-context.ts';
 import { textOutput, textResult } from './text-result.ts';
 import { toolArguments } from './tool-arguments.ts';
@@ -92,9 +92,9 @@ export function createReadDocumentTool(context: FilesystemServerContext): Tool {
         throw new ToolError(`sheet is for XLSX files; "${args.path}" is a ${formatName}: use first/last.`);
       }
       const unit = documentUnits[format];
-      let extracted: Awaited<ReturnType<typeof extractDocumentText>>;
+      let extracted: DocumentText;
       try {
-        extracted = await extractDocumentText(
+        extracted = await context.documentThreads.extract(
           {
             format,
             bytes,
