@@ -18,7 +18,7 @@ describe('mysql:// and mariadb:// URLs', () => {
       password: 'p@ss',
       database: 'shop',
       multipleStatements: false,
-      ssl: { rejectUnauthorized: true },
+      ssl: { rejectUnauthorized: true, verifyIdentity: true },
     });
     expect(connection.flags).toEqual(['-LOCAL_FILES', '-MULTI_STATEMENTS', '-MULTI_RESULTS']);
     expect(described).toBe('reader@db.internal:3307/shop');
@@ -31,7 +31,10 @@ describe('mysql:// and mariadb:// URLs', () => {
   });
 
   it('verifies TLS by default, except on loopback and sockets', () => {
-    expect(settingsOf('mysql://reader@db.internal/shop').connection.ssl).toEqual({ rejectUnauthorized: true });
+    expect(settingsOf('mysql://reader@db.internal/shop').connection.ssl).toEqual({
+      rejectUnauthorized: true,
+      verifyIdentity: true,
+    });
     expect(settingsOf('mysql://reader@127.0.0.1/shop').connection.ssl).toBeUndefined();
     expect(settingsOf('mysql://reader@localhost/shop?socket=/run/mysqld/mysqld.sock').connection).toMatchObject({
       socketPath: '/run/mysqld/mysqld.sock',

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, isIP } from 'node:net';
 import { LocalError } from '@toolshed/mcp-core';
 import type { ConnectionOptions } from 'mysql2';
 import type { SqlDatabaseTarget, SqlEngineSettings } from '../sql-engine.ts';
@@ -71,6 +71,9 @@ export function mysqlConnectionSettings(
       ? undefined
       : {
           rejectUnauthorized: mode !== 'required',
+          // mysql2 checks the certificate's name only when asked to, and only a host name: for an IP address
+          // Node would check the name "localhost" instead, so an address is held to the CA alone (as VERIFY_CA).
+          ...(mode === 'verify-identity' && isIP(host.replace(/^\[|\]$/g, '')) === 0 ? { verifyIdentity: true } : {}),
           ...(settings.caFile === undefined ? {} : { ca: readFileSync(settings.caFile, 'utf8') }),
           ...(mode === 'verify-ca' ? { checkServerIdentity: () => undefined } : {}),
         };

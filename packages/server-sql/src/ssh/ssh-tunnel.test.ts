@@ -7,6 +7,7 @@ import { type MariadbServer, mariadbService, startMariadbServer } from '../__fix
 import { type PostgresServer, postgresService, startPostgresServer } from '../__fixtures__/postgres-server.ts';
 import { createSampleDatabase, type SampleDatabase } from '../__fixtures__/sample-database.ts';
 import { createSshKeyPair, type SshServer, sshService, startSshServer } from '../__fixtures__/ssh-server.ts';
+import { createTestCertificates, opensslService, type TestCertificates } from '../__fixtures__/test-certificates.ts';
 import { createSqlServer, startSqlServer } from '../create-sql-server.ts';
 import { sshPassphrasesFromEnvironment } from '../sql-cli.ts';
 import type { SqlServerOptions } from '../sql-server-options.ts';
@@ -33,22 +34,30 @@ function textOf(result: TestCallResult): string {
   return result.content.map((block) => block.text ?? '').join('\n');
 }
 
-const gate = serviceGate(sshService, it) && serviceGate(postgresService, it) && serviceGate(mariadbService, it);
+const gate =
+  serviceGate(sshService, it) &&
+  serviceGate(postgresService, it) &&
+  serviceGate(mariadbService, it) &&
+  serviceGate(opensslService, it);
 
 describe.runIf(gate)('SSH tunnels to databases', () => {
   let ssh: SshServer;
   let postgres: PostgresServer;
   let mariadb: MariadbServer;
   let sample: SampleDatabase;
+  let certificates: TestCertificates;
 
   beforeAll(async () => {
     sample = createSampleDatabase();
-    [ssh, postgres, mariadb] = await Promise.all([startSshServer(), startPostgresServer(), startMariadbServer()]);
+    certificates = createTestCertificates();
+    const tls = { tls: certificates.server };
+    [ssh, postgres, mariadb] = await Promise.all([startSshServer(), startPostgresServer(tls), startMariadbServer(tls)]);
   }, 180_000);
 
   afterAll(async () => {
     sample?.remove();
     await Promise.all([ssh?.stop(), postgres?.stop(), mariadb?.stop()]);
+    certificates?.remove();
   });
 
   const tunnelTo = (url: string, overrides: Partial<SqlServerOptions> = {}): SqlServerOptions => ({
@@ -186,6 +195,42 @@ describe.runIf(gate)('SSH tunnels to databases', () => {
     }
     expect(() => createSqlServer(options)).toThrow(refusal);
   });
+
+  const verified = [
+    [
+      'PostgreSQL',
+      () => `${postgres.url('reader')}?sslmode=verify-full`,
+      'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+      true,
+    ],
+    [
+      'MariaDB',
+      () => `${mariadb.url('reader')}?ssl-mode=VERIFY_IDENTITY`,
+      "SELECT VARIABLE_VALUE LIKE 'TLS%' FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'Ssl_version'",
+      1,
+    ],
+  ] as const;
+
+  it.each(verified)('keeps TLS to %s inside the tunnel, verified against --db-ca', async (_engine, url, sql, yes) => {
+    const client = await clientFor(createSqlServer(tunnelTo(url(), { databaseCa: certificates.caFile })));
+    const result = await client.callTool('query', { sql });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent?.rows).toEqual([[yes]]);
+    await client.close();
+  });
+
+  it.each(verified)(
+    "checks %s's certificate against the URL's host, not the tunnel's local end",
+    async (_engine, url, sql) => {
+      // The certificate names 127.0.0.1, where the tunnel listens; the URL names localhost, which it does not cover.
+      const options = tunnelTo(url().replace('@127.0.0.1:', '@localhost:'), { databaseCa: certificates.caFile });
+      const client = await clientFor(createSqlServer(options));
+      const result = await client.callTool('query', { sql });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/localhost/);
+      await client.close();
+    },
+  );
 
   it('finds the bastion under a hashed known_hosts entry', async () => {
     expect(readFileSync(ssh.hashedKnownHostsFile, 'utf8')).toMatch(/^\|1\|/);
