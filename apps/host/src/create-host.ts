@@ -192,7 +192,18 @@ export function createHost(config: HostConfig, options: CreateHostOptions = {}):
     state: storeNow,
     endpoint: () => endpoint,
   });
-  const catalog = createCatalogSync({ server, separator: () => settings.separator, log });
+  const catalog = createCatalogSync({
+    server,
+    separator: () => settings.separator,
+    log,
+    toolNamesOf: (upstream) =>
+      Object.fromEntries(
+        shelf
+          .all()
+          .filter((shelved) => shelved.upstream === upstream)
+          .map((shelved) => [shelved.upstreamName, shelved.tool.name]),
+      ),
+  });
   const syncAll = () => {
     toolSync.sync(upstreams, settings.separator);
     catalog.sync(upstreams);

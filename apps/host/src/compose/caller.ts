@@ -1,4 +1,4 @@
-import type { AuthInfo, CallContext } from '@toolshed/mcp-core';
+import { type AuthInfo, type CallContext, declaresUi, uiExtension, viewMimeType } from '@toolshed/mcp-core';
 import type { Upstream } from '../upstream/upstream.ts';
 
 /** Who made a call, as the audit record names it: the client, and the authenticated subject when there is one. */
@@ -40,5 +40,9 @@ export function callerCapabilities(context: CallContext): Record<string, unknown
     ...(canAsk(context) ? { elicitation: { form: {} } } : {}),
     ...(caller.sampling === undefined ? {} : { sampling: {} }),
     ...(caller.roots === undefined ? {} : { roots: {} }),
+    // A caller that renders views may call the tools only views may call; the upstream checks it as the host did.
+    ...(declaresUi(context.client.capabilities)
+      ? { extensions: { [uiExtension]: { mimeTypes: [viewMimeType] } } }
+      : {}),
   };
 }

@@ -9,6 +9,8 @@ interface CatalogSyncOptions {
   /** The separator now (a reload may change it). */
   separator(): string;
   log(line: string): void;
+  /** The host's names of an upstream's tools, by the upstream's own names: what its views are told. */
+  toolNamesOf?(upstream: Upstream): Record<string, string>;
 }
 
 type Known = {
@@ -156,7 +158,12 @@ export function createCatalogSync(options: CatalogSyncOptions): { sync(upstreams
         (uri, entry) => {
           try {
             server.addResource(
-              createProxyResource(entry.owner, entry.descriptor, join(prefixOf(entry.owner), entry.descriptor.name)),
+              createProxyResource(
+                entry.owner,
+                entry.descriptor,
+                join(prefixOf(entry.owner), entry.descriptor.name),
+                () => options.toolNamesOf?.(entry.owner) ?? {},
+              ),
             );
           } catch (error) {
             once(

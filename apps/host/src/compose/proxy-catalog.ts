@@ -18,6 +18,7 @@ import {
 import * as z from 'zod';
 import type { Upstream } from '../upstream/upstream.ts';
 import { UpstreamRpcError } from '../upstream/upstream-errors.ts';
+import { withViewToolNames } from './view-tool-names.ts';
 
 const internalError = -32603;
 
@@ -109,14 +110,23 @@ function readFrom(upstream: Upstream, uri: string, context: CallContext): Promis
   ).then((result) => result.contents);
 }
 
-/** A resource on the host, read from the upstream that lists it; its URI is the upstream's, its name prefixed. */
-export function createProxyResource(upstream: Upstream, descriptor: ResourceDescriptor, exposedName: string): Resource {
+/**
+ * A resource on the host, read from the upstream that lists it; its URI is
+ * the upstream's, its name prefixed. A view (MCP Apps) read this way is told
+ * the host's names of its server's tools (`viewToolNames`).
+ */
+export function createProxyResource(
+  upstream: Upstream,
+  descriptor: ResourceDescriptor,
+  exposedName: string,
+  viewToolNames: () => Record<string, string> = () => ({}),
+): Resource {
   const { uri, title, description, mimeType, size, annotations, icons, _meta } = descriptor;
   return defineResource({
     uri,
     name: exposedName,
     ...definedFields({ title, description, mimeType, size, annotations, icons, meta: _meta }),
-    read: (context) => readFrom(upstream, uri, context),
+    read: async (context) => withViewToolNames(await readFrom(upstream, uri, context), viewToolNames()),
   } as ResourceDefinitionInput);
 }
 

@@ -6,6 +6,8 @@ import type { Upstream } from '../upstream/upstream.ts';
 export interface ShelvedTool {
   tool: Tool;
   upstream: Upstream;
+  /** The tool's name on its upstream: what the upstream's views call it. */
+  upstreamName: string;
 }
 
 /**

@@ -103,6 +103,7 @@ export function createToolSync(options: ToolSyncOptions): {
         const { owner: upstream, descriptor } = tool;
         shelf.add({
           upstream,
+          upstreamName: descriptor.name,
           tool: createProxyTool({
             upstream,
             descriptor,

@@ -1,4 +1,4 @@
-import { defineTool, type Tool, toolError } from '@toolshed/mcp-core';
+import { defineTool, isAppOnlyTool, type Tool, toolError } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { ToolShelf } from '../compose/tool-shelf.ts';
 import { argumentProblems } from './argument-check.ts';
@@ -23,7 +23,7 @@ export function createCallToolTool(shelf: ToolShelf): Tool {
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     async run({ name, arguments: args }, call) {
       const shelved = shelf.get(name);
-      if (shelved === undefined) {
+      if (shelved === undefined || isAppOnlyTool(shelved.tool.descriptor)) {
         return toolError(`There is no tool named ${name} now. Call find_tools and use a name it returns.`);
       }
       const problems = argumentProblems(shelved.tool.descriptor.inputSchema, args);

@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '@toolshed/mcp-core';
+import { defineTool, isAppOnlyTool, type Tool } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import type { ToolShelf } from '../compose/tool-shelf.ts';
 import { rankTools } from './tool-ranking.ts';
@@ -34,6 +34,8 @@ export function createFindToolsTool(shelf: ToolShelf): Tool {
     run({ query, server, limit }) {
       const candidates = shelf
         .all()
+        // Tools only views may call are not for a model: search mode shows no views, so they are never found.
+        .filter((entry) => !isAppOnlyTool(entry.tool.descriptor))
         .filter((entry) => server === undefined || entry.upstream.entry.name === server)
         .map((entry) => ({ name: entry.tool.name, descriptor: entry.tool.descriptor, entry }));
       const tools = rankTools(candidates, query, limit).map(({ descriptor, entry }) => ({

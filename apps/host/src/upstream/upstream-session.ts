@@ -8,6 +8,8 @@ import {
   MetaKey,
   modernProtocolVersions,
   type Transport,
+  uiExtension,
+  viewMimeType,
 } from '@toolshed/mcp-core';
 import { classifyProbe, type ProbeOutcome, probeOutcomeOf } from './era-probe.ts';
 import { runInputRounds } from './input-required-rounds.ts';
@@ -94,7 +96,13 @@ type Incoming = {
   error?: { code: number; message: string; data?: unknown };
 };
 
-const defaultCapabilities = { elicitation: { form: {} }, sampling: {} };
+// The host passes views through (MCP Apps), so upstreams list their app-only tools and views to it; it hides them
+// from callers that render no views itself.
+const defaultCapabilities = {
+  elicitation: { form: {} },
+  sampling: {},
+  extensions: { [uiExtension]: { mimeTypes: [viewMimeType] } },
+};
 
 /**
  * The host's side of one upstream connection: a lean MCP client over any

@@ -9,7 +9,9 @@
  *   `ui/notifications/initialized`, then hands tool input and tool results to
  *   the callbacks and reports the document's size as it changes;
  * - `mcpView.callTool(name, arguments)` calls a tool of the view's server
- *   (app-only tools included) and resolves its result;
+ *   (app-only tools included) by the name its server gave, and resolves its
+ *   result; a host that renames tools (a gateway that prefixes them) lists
+ *   the names it uses in `<meta name="mcp-view-tool-names" content="{…}">`;
  * - `mcpView.updateModelContext(params)` replaces what the view tells the
  *   model (`ui/update-model-context`).
  *
@@ -17,7 +19,12 @@
  */
 export const viewRuntimeScript = `"use strict";
 var mcpView = (function () {
-  var host = window.parent, nextId = 1, pending = new Map(), handlers = {}, lastSize = "";
+  var host = window.parent, nextId = 1, pending = new Map(), handlers = {}, lastSize = "", toolNames = {};
+  try {
+    var namesTag = document.querySelector('meta[name="mcp-view-tool-names"]');
+    if (namesTag) toolNames = JSON.parse(namesTag.content) || {};
+  } catch (error) { toolNames = {}; }
+  function toolName(name) { return Object.prototype.hasOwnProperty.call(toolNames, name) ? toolNames[name] : name; }
   function post(message) { host.postMessage(Object.assign({ jsonrpc: "2.0" }, message), "*"); }
   function request(method, params) {
     var id = nextId++;
@@ -81,7 +88,7 @@ var mcpView = (function () {
         return result;
       });
     },
-    callTool: function (name, args) { return request("tools/call", { name: name, arguments: args }); },
+    callTool: function (name, args) { return request("tools/call", { name: toolName(name), arguments: args }); },
     updateModelContext: function (params) { return request("ui/update-model-context", params); },
     reportSize: reportSize
   };
