@@ -60,7 +60,11 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
   });
 
   /** Opens the host page, mounts the view with the real tool's input and result, and collects what goes wrong. */
-  async function mount(toolInput: Record<string, unknown>): Promise<{ page: Page; problems: string[] }> {
+  async function mount(
+    toolInput: Record<string, unknown>,
+    /** What a host that renames tools tells the view, as `<meta name="mcp-view-tool-names">`; the calls are routed back. */
+    renamed?: { prefix: string },
+  ): Promise<{ page: Page; problems: string[] }> {
     const page = await browser.context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -70,11 +74,18 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
       }
     });
     await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) =>
-      client.callTool(params.name, params.arguments ?? {}),
+      client.callTool(
+        renamed === undefined ? params.name : params.name.replace(renamed.prefix, ''),
+        params.arguments ?? {},
+      ),
     );
     await page.goto(base);
     const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
-    const html = (await sdk.readResource({ uri: queryViewUri })).contents[0]?.text;
+    let html = (await sdk.readResource({ uri: queryViewUri })).contents[0]?.text ?? '';
+    if (renamed !== undefined) {
+      const names = JSON.stringify({ query_page: `${renamed.prefix}query_page` }).replaceAll('"', '&quot;');
+      html = html.replace('<head>', `<head><meta name="mcp-view-tool-names" content="${names}">`);
+    }
     const toolResult = await client.callTool('query', toolInput);
     await page.evaluate((input) => (window as never as { mountView(input: unknown): Promise<void> }).mountView(input), {
       html,
@@ -138,6 +149,18 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
       name: 'query_page',
       arguments: { sql: thousandRows, offset: 0, limit: 50, sort_column: 1, sort_descending: true },
     });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('calls query_page by the name a host that renames tools gives it', async () => {
+    const { page, problems } = await mount({ sql: thousandRows }, { prefix: 'sql_' });
+    const frame = viewFrame(page);
+    await expect.poll(() => frame.locator('#status').textContent()).toMatch(/^Rows 1–50/);
+    await frame.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => frame.locator('#status').textContent()).toBe('Rows 51–100 of 1000');
+    const calls = (await events(page)).filter((event) => event.type === 'tools/call');
+    expect(calls.map((event) => event.params.name)).toEqual(['sql_query_page']);
     expect(problems).toEqual([]);
     await page.close();
   });
