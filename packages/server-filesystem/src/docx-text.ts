@@ -28,7 +28,9 @@ export function splitIntoParts(text: string): string[] {
 /** A DOCX's text with mammoth: paragraphs as lines, a blank line between them, in parts. */
 export async function docxText(request: DocumentTextRequest): Promise<DocumentText> {
   const { default: mammoth } = await import('mammoth');
-  const { value } = await mammoth.extractRawText({ buffer: Buffer.from(request.bytes) });
+  const { value } = await mammoth.extractRawText({
+    buffer: Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength),
+  });
   const all = splitIntoParts(value);
   const { first, last } = partRange(request, all.length);
   const parts: DocumentPart[] = [];

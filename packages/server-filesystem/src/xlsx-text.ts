@@ -19,7 +19,9 @@ function cellText(value: CellValue): string {
  */
 export async function xlsxText(request: DocumentTextRequest): Promise<DocumentText> {
   const { default: readXlsxFile } = await import('read-excel-file/node');
-  const sheets = (await readXlsxFile(Buffer.from(request.bytes))) as { sheet: string; data: CellValue[][] }[];
+  const sheets = (await readXlsxFile(
+    Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength),
+  )) as { sheet: string; data: CellValue[][] }[];
   const names = sheets.map((sheet) => sheet.sheet);
   let range = partRange(request, sheets.length);
   if (request.sheet !== undefined) {
