@@ -55,9 +55,10 @@ export interface SqlDatabaseTarget {
   password?: string | undefined;
   /**
    * Where to connect instead of the URL's host and port: the local end of an
-   * SSH tunnel. TLS, when used, still verifies the URL's host.
+   * SSH tunnel, a unix socket named as libpq names them
+   * (`DIRECTORY/.s.PGSQL.PORT`). TLS, when used, still verifies the URL's host.
    */
-  through?: { host: string; port: number } | undefined;
+  through?: { directory: string; port: number } | undefined;
 }
 
 /** What every network engine is opened with. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { connect, isIP } from 'node:net';
+import { join } from 'node:path';
 import { LocalError } from '@toolshed/mcp-core';
 import type { ConnectionOptions } from 'mysql2';
 import type { SqlDatabaseTarget, SqlEngineSettings } from '../sql-engine.ts';
@@ -97,7 +98,7 @@ export function mysqlConnectionSettings(
   const { through } = target;
   if (through !== undefined && socket === undefined) {
     // Through a stream of ours, mysql2 keeps host for TLS: the certificate is checked against the database's name.
-    connection.stream = () => connect(through.port, through.host).setNoDelay(true);
+    connection.stream = () => connect(join(through.directory, `.s.PGSQL.${through.port}`));
   }
   const described = `${user || '(no user)'}@${socket ?? `${host}:${port}`}${database === undefined ? '' : `/${database}`}`;
   return { connection, described, password };

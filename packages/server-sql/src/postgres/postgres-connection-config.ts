@@ -102,7 +102,8 @@ export function postgresPoolConfig(target: SqlDatabaseTarget, settings: SqlEngin
     if (typeof config.ssl === 'object') {
       config.ssl = { ...config.ssl, host, ...(isIP(host) === 0 ? { servername: host } : {}) };
     }
-    config.host = target.through.host;
+    // A directory as the host is a unix socket to pg: DIRECTORY/.s.PGSQL.PORT.
+    config.host = target.through.directory;
     config.port = target.through.port;
   }
   return config;

@@ -1,4 +1,5 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { McpServer } from '@toolshed/mcp-core';
 import { connectTestClient, freeLoopbackPort, serviceGate, type TestCallResult } from '@toolshed/mcp-core/testing';
@@ -138,14 +139,23 @@ describe.runIf(gate)('SSH tunnels to databases', () => {
     await client.close();
   });
 
-  it('closes the tunnel with the server, leaving no SSH connection behind', async () => {
+  it('listens where only its own user can connect, and closes with the server, leaving no SSH connection or socket', async () => {
+    const tunnelDirectories = () =>
+      new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('toolshed-sql-tunnel-')));
+    const before = tunnelDirectories();
     const server = createSqlServer(tunnelTo(mariadb.url('reader')));
     const client = await connectTestClient({ server }, { client: 'v2-modern', transport: 'memory' });
     const result = await client.callTool('query', { sql: 'SELECT 1 AS one' });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(ssh.sessions()).toBeGreaterThan(0);
+    const created = [...tunnelDirectories()].filter((name) => !before.has(name));
+    expect(created).toHaveLength(1);
+    const directory = join(tmpdir(), created[0] as string);
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+    expect(readdirSync(directory)).toEqual(['.s.PGSQL.5432']);
     await client.close();
     await server.close();
+    expect(existsSync(directory)).toBe(false);
     while (ssh.sessions() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   });
 

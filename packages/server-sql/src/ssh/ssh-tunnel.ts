@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Client, ClientErrorExtensions, ConnectConfig, ServerHostKeyAlgorithm } from 'ssh2';
 import { hostKeyAlgorithms, knownHostKeys, knownHostsName } from './known-hosts.ts';
 import { describeSshBastion, type SshBastion } from './ssh-bastion.ts';
@@ -21,11 +23,19 @@ export interface SshTunnelSettings {
   readyTimeoutMs: number;
 }
 
-/** The tunnel's local end: where the database driver connects instead of the database server. */
+/**
+ * The tunnel's local end, where the database driver connects instead of the
+ * database server: a unix socket `DIRECTORY/.s.PGSQL.PORT` (libpq's naming,
+ * which pg needs) in a directory only this user may enter, so no other user
+ * of the machine can borrow the tunnel, as they could a port on 127.0.0.1.
+ */
 export interface TunnelEndpoint {
-  host: string;
+  directory: string;
   port: number;
 }
+
+/** The port in the socket's name: any number does, the socket is the tunnel's own. */
+const socketPort = 5432;
 
 /** Host key algorithms ssh2 can verify; a known_hosts line of another type cannot be used. */
 const verifiableKeyTypes = new Set([
@@ -55,8 +65,8 @@ function fingerprint(blob: Buffer): string {
 
 /**
  * An SSH tunnel to one database server through a bastion, as `ssh -L` makes
- * it: a listener on 127.0.0.1 whose every connection is forwarded by the
- * bastion to the database. The SSH connection opens on the first database
+ * it: a local listener whose every connection is forwarded by the bastion to
+ * the database. The SSH connection opens on the first database
  * connection, is opened again after it drops, and closes after a minute
  * without any. The bastion must show a host key that the known_hosts file
  * holds for it; there is no way to accept another.
@@ -94,14 +104,19 @@ export class SshTunnel {
     return this.#forwardFailure;
   }
 
-  /** Opens the local end once, on 127.0.0.1 and a port from the kernel. */
+  /** Opens the local end once, in a new directory of mode 0700. */
   listen(): Promise<TunnelEndpoint> {
     this.#listener ??= new Promise((resolve, reject) => {
+      const directory = mkdtempSync(join(tmpdir(), 'toolshed-sql-tunnel-'));
       const server = createServer((socket) => this.#forward(socket));
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        resolve({ server, endpoint: { host: '127.0.0.1', port } });
+      server.once('error', (error) => {
+        rmSync(directory, { recursive: true, force: true });
+        reject(error);
+      });
+      server.listen(join(directory, `.s.PGSQL.${socketPort}`), () => {
+        // Past listening, a failure is one connection's, handled where it is forwarded.
+        server.on('error', () => {});
+        resolve({ server, endpoint: { directory, port: socketPort } });
       });
     });
     return this.#listener.then(({ endpoint }) => endpoint);
@@ -233,7 +248,7 @@ export class SshTunnel {
     this.#connect().then(
       (client) => {
         if (socket.destroyed) return;
-        client.forwardOut(socket.remoteAddress ?? '127.0.0.1', socket.remotePort ?? 0, host, port, (error, channel) => {
+        client.forwardOut('127.0.0.1', 0, host, port, (error, channel) => {
           if (error) {
             const count = this.#forwardFailure.count + 1;
             this.#forwardFailure = {
@@ -284,8 +299,9 @@ export class SshTunnel {
     client?.end();
     await this.#connecting?.catch(() => {});
     if (this.#listener !== undefined) {
-      const { server } = await this.#listener;
+      const { server, endpoint } = await this.#listener;
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(endpoint.directory, { recursive: true, force: true });
     }
   }
 }
