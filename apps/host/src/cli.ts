@@ -4,7 +4,15 @@
  */
 
 import { existsSync } from 'node:fs';
-import { type CallToolResult, defineCli, httpCliOptions, LocalError, runCli, serve } from '@toolshed/mcp-core';
+import {
+  type CallToolResult,
+  defineCli,
+  httpCliOptions,
+  LocalError,
+  runCli,
+  serve,
+  startTelemetry,
+} from '@toolshed/mcp-core';
 import { connectCliClient } from './cli/host-client.ts';
 import { resolveConfig, startHost } from './cli/load-host.ts';
 import { formatResult } from './cli/print-result.ts';
@@ -14,6 +22,7 @@ import { checkConsoleOptions, consoleCliOptions, startConsole } from './cli/star
 import { toolCallParams } from './cli/tool-call-params.ts';
 import { formatToolTable, startFailures } from './cli/tools-command.ts';
 import { hostVersion } from './host-version.ts';
+import { loadHostTelemetry } from './telemetry/host-telemetry.ts';
 import { UpstreamRpcError } from './upstream/upstream-errors.ts';
 
 const version = hostVersion;
@@ -109,6 +118,10 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
 } else if (name === 'serve') {
   await runCli(commands.serve, rest, env, async (values) => {
     checkConsoleOptions(values);
+    // Before the host and the packages it mounts are created, so that their servers report through it.
+    const { metricsUrl } = await startTelemetry({ serviceName: 'toolshed', env, metrics: values.metrics });
+    if (metricsUrl !== undefined) process.stderr.write(`toolshed: serving metrics at ${metricsUrl}\n`);
+    await loadHostTelemetry();
     const host = await startHost(resolveConfig(values.config, env), env, values.state);
     const consoleServer = await startConsole(host, values, env, (line) => process.stderr.write(`toolshed: ${line}\n`));
     const reloading = reloadOnChange(host, {

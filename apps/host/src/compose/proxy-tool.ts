@@ -4,6 +4,7 @@ import type { StateStore } from '@toolshed/state';
 import * as z from 'zod';
 import type { ApprovalMode } from '../config/host-config.ts';
 import type { ApprovalBroker } from '../console/approval-broker.ts';
+import { hostTelemetry } from '../telemetry/host-telemetry.ts';
 import { UpstreamInputError } from '../upstream/input-required-rounds.ts';
 import type { Upstream } from '../upstream/upstream.ts';
 import { UpstreamClosedError, UpstreamRpcError } from '../upstream/upstream-errors.ts';
@@ -102,6 +103,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
     task: { support: 'optional', afterMs: taskAfterMs },
     async run(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
       const started = performance.now();
+      const telemetry = hostTelemetry();
       const digest = argumentsDigest(args);
       const retryKey = asksByRetry(context) ? ParkedUpstreamCalls.keyOf(context, exposedName, args) : undefined;
       const start = {
@@ -118,9 +120,20 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
             ? 'waived'
             : 'not_required') as AuditEntry['approval'],
       };
+      const traceId = telemetry?.traceId();
+      if (traceId !== undefined) Object.assign(start, { trace_id: traceId });
       let approval = start.approval;
       const finish = async (outcome: AuditEntry['outcome'], error?: string) => {
         if (retryKey !== undefined) grants.delete(retryKey);
+        if (telemetry !== undefined) {
+          // A refusal by the human is told apart by what they decided.
+          const shown =
+            outcome === 'refused' && (approval === 'declined' || approval === 'expired') ? approval : outcome;
+          telemetry.callEnded(
+            { server: settings.name, tool: exposedName, outcome: shown },
+            (performance.now() - started) / 1000,
+          );
+        }
         await audit
           ?.complete({
             ...start,
@@ -147,7 +160,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         // Checked before asking the human, taken after: a 2026-era caller runs this from the top once per answer.
         const limitedNow = await limiter?.check();
         if (limitedNow !== undefined) return await refuse('rate_limited', limitedNow);
-        const gate = await passApprovalGate({
+        const gateInput = {
           upstream,
           descriptor,
           exposedName,
@@ -159,7 +172,11 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           hostApprovalMode: options.hostApprovalMode,
           retryKey,
           grants,
-        });
+        };
+        const gate =
+          telemetry !== undefined && requirement.required
+            ? await telemetry.approvalWait(exposedName, () => passApprovalGate(gateInput))
+            : await passApprovalGate(gateInput);
         approval = gate.approval;
         if ('cancelled' in gate) {
           await finish('cancelled');
@@ -176,7 +193,13 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
       const timeoutMs = settings.toolTimeoutMs ?? options.hostTimeoutMs() ?? defaultToolTimeoutMs;
       const deadline = callDeadline(context.signal, timeoutMs);
       try {
-        const result = (await forwarding.call(args, context, deadline)) as CallToolResult;
+        const result = (
+          telemetry === undefined
+            ? await forwarding.call(args, context, deadline)
+            : await telemetry.upstreamCall({ server: settings.name, tool: descriptor.name }, (traceContext) =>
+                forwarding.call(args, context, deadline, traceContext),
+              )
+        ) as CallToolResult;
         await finish(result.isError === true ? 'tool_error' : 'ok');
         return result;
       } catch (error) {

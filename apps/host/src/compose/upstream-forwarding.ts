@@ -61,6 +61,7 @@ export function createUpstreamForwarding(
     args: Record<string, unknown>,
     context: CallContext,
     timeout: AbortSignal | undefined,
+    traceContext: Record<string, string> | undefined,
   ): Promise<unknown> {
     const key = ParkedUpstreamCalls.keyOf(context, exposedName, args);
     const resumed = parked.resume(key, context);
@@ -86,6 +87,7 @@ export function createUpstreamForwarding(
         clientCapabilities: callerCapabilities(context),
         // Sent once, for the caller who started it; a retry that resumes it has the same subject (it is in the key).
         ...callerIdentity(upstream, context),
+        traceContext,
       }),
     );
     parked.add(key, call);
@@ -97,15 +99,19 @@ export function createUpstreamForwarding(
   }
 
   return {
-    /** Runs the call on the upstream; `deadline.timeout` ends a parked call too. */
+    /**
+     * Runs the call on the upstream; `deadline.timeout` ends a parked call
+     * too. `traceContext` goes in the request's `_meta`.
+     */
     call(
       args: Record<string, unknown>,
       context: CallContext,
       deadline: { signal: AbortSignal; timeout: AbortSignal },
+      traceContext?: Record<string, string>,
     ): Promise<unknown> {
       if (upstream.callsInProcess) return upstream.callInProcess(tool, args, context, deadline.signal);
       if (asksByRetry(context) && upstream.identity?.era !== 'modern') {
-        return relayAcrossRetries(args, context, deadline.timeout);
+        return relayAcrossRetries(args, context, deadline.timeout, traceContext);
       }
       return upstream.call(tool, args, {
         signal: deadline.signal,
@@ -113,6 +119,7 @@ export function createUpstreamForwarding(
         onServerRequest: serverRequestHandler(context),
         clientCapabilities: callerCapabilities(context),
         ...callerIdentity(upstream, context),
+        traceContext,
       });
     },
   };

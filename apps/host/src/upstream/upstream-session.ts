@@ -39,6 +39,8 @@ export interface UpstreamRequestOptions {
    * it, to a server in this process; see Upstream for who may be given it.
    */
   authInfo?: AuthInfo | undefined;
+  /** W3C trace context (`traceparent`, …) for a tools/call's `_meta`: the host's span for the call. */
+  traceContext?: Record<string, string> | undefined;
 }
 
 export type ServerRequestHandler = (method: string, params: Record<string, unknown>) => Promise<unknown>;

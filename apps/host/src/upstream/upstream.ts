@@ -150,7 +150,10 @@ export class Upstream {
   }
 
   call(name: string, args: Record<string, unknown>, options: UpstreamRequestOptions): Promise<unknown> {
-    return this.request('tools/call', { name, arguments: args }, options);
+    const { traceContext } = options;
+    const params =
+      traceContext === undefined ? { name, arguments: args } : { name, arguments: args, _meta: traceContext };
+    return this.request('tools/call', params, options);
   }
 
   /**

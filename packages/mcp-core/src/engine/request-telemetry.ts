@@ -1,4 +1,14 @@
-import type { JsonRpcRequest, JsonRpcResponse } from '../messages/jsonrpc-message.ts';
+import type { JsonRpcId, JsonRpcParams } from '../messages/jsonrpc-message.ts';
+
+/** A request as telemetry sees it; a call from this process (a host mounting the server) has no id. */
+export interface ObservedRequest {
+  readonly id?: JsonRpcId;
+  readonly method: string;
+  readonly params?: JsonRpcParams;
+}
+
+/** An answer as telemetry sees it: a JSON-RPC response, or the result of a call from this process. */
+export type ObservedAnswer = { result: object } | { error: { code: number; message: string } };
 
 /** What a request's span and metrics say about where it came from, known to the adapter that received it. */
 export interface RequestFacts {
@@ -17,11 +27,11 @@ export interface RequestFacts {
  */
 export interface RequestTelemetry {
   /** Runs `answer` as the request's span, and records its duration once the answer (or none) is in. */
-  serve(
-    request: JsonRpcRequest,
+  serve<Answer extends ObservedAnswer | undefined>(
+    request: ObservedRequest,
     facts: () => RequestFacts,
-    answer: () => Promise<JsonRpcResponse | undefined>,
-  ): Promise<JsonRpcResponse | undefined>;
+    answer: () => Promise<Answer>,
+  ): Promise<Answer>;
   /** Records a 2025-era session's whole life, from its start to its close. */
   sessionEnded(facts: RequestFacts, seconds: number): void;
 }

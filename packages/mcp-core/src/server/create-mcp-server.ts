@@ -1,6 +1,6 @@
 import type { CallContext } from '../engine/call-context.ts';
 import { createServerCore } from '../engine/create-server-core.ts';
-import type { RequestTelemetry } from '../engine/request-telemetry.ts';
+import type { RequestFacts, RequestTelemetry } from '../engine/request-telemetry.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
 import { invalidParams } from '../errors/common-protocol-errors.ts';
 import { LocalError } from '../errors/local-error.ts';
@@ -208,6 +208,30 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   };
   const connections = new Set<LegacySession | DualEraConnection>();
   let released: Promise<void> | undefined;
+  const inProcessFacts = (): RequestFacts => ({
+    protocolVersion: undefined,
+    sessionId: undefined,
+    networkTransport: undefined,
+  });
+
+  /** A call of one of this server's tools from this process, with no transport and no JSON-RPC in between. */
+  async function callInProcess(
+    name: string,
+    args: Record<string, unknown>,
+    context: CallContext,
+  ): Promise<CallToolResult> {
+    const tool = core.tools.get(name);
+    if (tool === undefined) {
+      // The engine's own answer to a tools/call for a tool it does not have.
+      throw invalidParams(`Unknown tool: "${name.slice(0, 100)}". Call tools/list for the available tools.`);
+    }
+    try {
+      return await callTool(tool, args, withServerPolicy(context, core.elicitationUnavailable), core.report);
+    } catch (error) {
+      if (error instanceof CallCancelled) throw context.signal.reason;
+      throw error;
+    }
+  }
 
   return {
     info,
@@ -235,18 +259,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return connection;
     },
     answer: (request, exchange) => answerModernRequest(modern, request, exchange),
-    async callTool(name, args, context) {
-      const tool = core.tools.get(name);
-      if (tool === undefined) {
-        // The engine's own answer to a tools/call for a tool it does not have.
-        throw invalidParams(`Unknown tool: "${name.slice(0, 100)}". Call tools/list for the available tools.`);
-      }
-      try {
-        return await callTool(tool, args, withServerPolicy(context, core.elicitationUnavailable), core.report);
-      } catch (error) {
-        if (error instanceof CallCancelled) throw context.signal.reason;
-        throw error;
-      }
+    callTool(name, args, context) {
+      const { telemetry } = core;
+      if (telemetry === undefined) return callInProcess(name, args, context);
+      // A span like a client's request gets, a child of the caller's (a host's span for its upstream call).
+      const request = { method: 'tools/call', params: { name, arguments: args } };
+      return telemetry
+        .serve(request, inProcessFacts, async () => ({ result: await callInProcess(name, args, context) }))
+        .then((answer) => answer.result);
     },
     async close() {
       closing.abort();

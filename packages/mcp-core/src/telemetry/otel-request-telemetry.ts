@@ -12,9 +12,8 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import type { RequestFacts, RequestTelemetry } from '../engine/request-telemetry.ts';
+import type { ObservedAnswer, ObservedRequest, RequestFacts, RequestTelemetry } from '../engine/request-telemetry.ts';
 import { isPlainObject } from '../messages/is-plain-object.ts';
-import type { JsonRpcRequest, JsonRpcResponse } from '../messages/jsonrpc-message.ts';
 import {
   executeToolOperation,
   McpAttribute,
@@ -47,7 +46,7 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
 
 /** The request's target and the attributes both its span and its duration carry. */
 function describeRequest(
-  request: JsonRpcRequest,
+  request: ObservedRequest,
   facts: RequestFacts,
 ): { target: string | undefined; attributes: Attributes } {
   const params = request.params ?? {};
@@ -67,9 +66,7 @@ function describeRequest(
 }
 
 /** `error.type` and the status message for an answer that failed, or undefined for one that did not. */
-function failureOf(
-  response: JsonRpcResponse | undefined,
-): { type: string; code?: string; message: string } | undefined {
+function failureOf(response: ObservedAnswer | undefined): { type: string; code?: string; message: string } | undefined {
   if (response === undefined) return undefined;
   if ('error' in response) {
     const code = String(response.error.code);
@@ -106,7 +103,7 @@ export function createOtelRequestTelemetry(options: OtelRequestTelemetryOptions 
     advice,
   });
 
-  function parentOf(request: JsonRpcRequest): { parent: Context; links: Link[] } {
+  function parentOf(request: ObservedRequest): { parent: Context; links: Link[] } {
     const ambient = context.active();
     const meta = request.params?._meta;
     if (!isPlainObject(meta)) return { parent: ambient, links: [] };
@@ -125,7 +122,8 @@ export function createOtelRequestTelemetry(options: OtelRequestTelemetryOptions 
       const { parent, links } = parentOf(request);
       const known = facts();
       const { target, attributes } = describeRequest(request, known);
-      const spanAttributes: Attributes = { ...attributes, [McpAttribute.requestId]: String(request.id) };
+      const spanAttributes: Attributes = { ...attributes };
+      if (request.id !== undefined) spanAttributes[McpAttribute.requestId] = String(request.id);
       if (known.sessionId !== undefined) spanAttributes[McpAttribute.sessionId] = known.sessionId;
       const uri = request.params?.uri;
       const hasUri = typeof uri === 'string' && request.method.startsWith('resources/');
@@ -140,10 +138,11 @@ export function createOtelRequestTelemetry(options: OtelRequestTelemetryOptions 
             ? `${request.method} ${uri}`
             : request.method;
       const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: spanAttributes, links }, parent);
-      let response: JsonRpcResponse | undefined;
+      let response: ObservedAnswer | undefined;
       try {
-        response = await context.with(trace.setSpan(parent, span), answer);
-        return response;
+        const answered = await context.with(trace.setSpan(parent, span), answer);
+        response = answered;
+        return answered;
       } finally {
         // initialize fixes the version only as it is answered.
         const settled = request.method === 'initialize' ? facts() : known;
