@@ -1,11 +1,18 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpServer } from '@toolshed/mcp-core';
 import { connectTestClient, freeLoopbackPort, serviceGate, type TestCallResult } from '@toolshed/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type MariadbServer, mariadbService, startMariadbServer } from '../__fixtures__/mariadb-server.ts';
-import { type PostgresServer, postgresService, startPostgresServer } from '../__fixtures__/postgres-server.ts';
+import {
+  type PostgresServer,
+  postgresService,
+  rolePasswords,
+  startPostgresServer,
+} from '../__fixtures__/postgres-server.ts';
 import { createSampleDatabase, type SampleDatabase } from '../__fixtures__/sample-database.ts';
 import { createSshKeyPair, type SshServer, sshService, startSshServer } from '../__fixtures__/ssh-server.ts';
 import { createTestCertificates, opensslService, type TestCertificates } from '../__fixtures__/test-certificates.ts';
@@ -241,6 +248,32 @@ describe.runIf(gate)('SSH tunnels to databases', () => {
       await client.close();
     },
   );
+
+  it('serves a tunneled database from the bin, set up by flags and their environment twins, over stdio', async () => {
+    const key = createSshKeyPair(ssh.directory, 'client_for_bin', 'bin passphrase');
+    appendFileSync(ssh.authorizedKeysFile, `${key.publicKey}\n`);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        new URL('../cli.ts', import.meta.url).pathname,
+        '--db',
+        `app=${postgres.url('reader', { password: false })}`,
+      ].concat(['--db-ssh-key', `app=${key.privateKeyFile}`, '--db-ssh-known-hosts', ssh.knownHostsFile]),
+      env: {
+        ...process.env,
+        TOOLSHED_SQL_DB_SSH: `app=${ssh.bastion}`,
+        TOOLSHED_SQL_PASSWORD_APP: rolePasswords.reader,
+        TOOLSHED_SQL_SSH_PASSPHRASE_APP: 'bin passphrase',
+      } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'query', arguments: { sql: 'SELECT count(*) AS n FROM customers' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ rows: [[3]] });
+    await client.close();
+  });
 
   it('finds the bastion under a hashed known_hosts entry', async () => {
     expect(readFileSync(ssh.hashedKnownHostsFile, 'utf8')).toMatch(/^\|1\|/);
