@@ -166,7 +166,9 @@ export function createOtelRequestTelemetry(options: OtelRequestTelemetryOptions 
           }
         }
         span.end();
-        operationDuration.record((performance.now() - started) / 1000, attributes);
+        // A call from this process (a host mounting the server) has no id: it is not a request this server
+        // received, and the host counts it as its own.
+        if (request.id !== undefined) operationDuration.record((performance.now() - started) / 1000, attributes);
       }
     },
     sessionEnded(facts, seconds) {
