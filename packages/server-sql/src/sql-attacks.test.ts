@@ -377,6 +377,16 @@ describe.runIf(serviceGate(sshService, it) && serviceGate(postgresService, it))(
       expect(attempt.logins).toBe(0);
     });
 
+    it('refuses a bastion that offers no key of the types known_hosts holds for it', async () => {
+      const ecdsa = join(ssh.directory, 'ecdsa_host_key');
+      spawnSync('/usr/bin/ssh-keygen', ['-q', '-t', 'ecdsa', '-N', '', '-f', ecdsa]);
+      const line = `[127.0.0.1]:${ssh.port} ${readFileSync(`${ecdsa}.pub`, 'utf8').trim()}`;
+      const attempt = await tunnelQuery({ knownHostsFile: knownHosts('known_hosts_ecdsa', [line]) });
+      expect(attempt.result.isError).toBe(true);
+      expect(attempt.text).toContain('offers none of the host key types');
+      expect(attempt.logins).toBe(0);
+    });
+
     it('refuses a host key marked @revoked, even when another line trusts it', async () => {
       const file = knownHosts('known_hosts_revoked', [
         `[127.0.0.1]:${ssh.port} ${ssh.hostKey.publicKey}`,

@@ -149,7 +149,7 @@ export class SshTunnel {
     } catch (error) {
       return Promise.reject(
         new Error(
-          `${this.bastion}: the known_hosts file ${knownHostsFile} cannot be read (${(error as Error).message})`,
+          `the bastion ${this.bastion} cannot be checked: the known_hosts file ${knownHostsFile} cannot be read (${(error as Error).message})`,
         ),
       );
     }
