@@ -30,7 +30,15 @@ parentPort?.on('message', async ({ id, request }: { id: number; request: Documen
     answer = { id, text: await readers[request.format](request) };
   } catch (error) {
     const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
-    answer = { id, error: message, range: name === documentRangeErrorName };
+    // V8's words for a text or buffer past what it can hold: what a zip bomb's parts inflate to.
+    const inflated = /string longer than|Invalid string length|Array buffer allocation failed/.test(message);
+    answer = {
+      id,
+      error: inflated
+        ? `its content inflates past what a reader can hold (a zip bomb, or a damaged file): ${message}`
+        : message,
+      range: name === documentRangeErrorName,
+    };
   }
   parentPort?.postMessage(answer);
 });

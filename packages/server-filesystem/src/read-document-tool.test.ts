@@ -165,7 +165,10 @@ describe('read_document and a zip bomb', () => {
     writeFileSync(join(setup.sandbox.allowed, 'bomb.docx'), makeDocx([], document));
     const result = await setup.client.callTool('read_document', { path: 'bomb.docx' });
     expect(result.isError).toBe(true);
-    expect(setup.text(result)).toMatch(/^"bomb\.docx" could not be read as DOCX: /);
+    // Past V8's longest string, or past the worker's heap limit first: either way the worker ends, not the server.
+    expect(setup.text(result)).toMatch(
+      /^"bomb\.docx" could not be read as DOCX: (its content inflates|reading it needed)/,
+    );
     const after = await setup.client.callTool('read_text_file', { path: 'hello.txt' });
     expect(setup.text(after)).toBe('Hello, world!\nSecond line\nThird line\n');
   }, 120_000);
