@@ -208,6 +208,8 @@ export class SshTunnel {
       });
       try {
         client.connect(config);
+        // Each database call is a small request awaiting a small answer: Nagle's algorithm would hold them back.
+        client.setNoDelay(true);
       } catch (error) {
         reject(new Error(`the bastion ${this.bastion} cannot be used: ${(error as Error).message}`));
       }
