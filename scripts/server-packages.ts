@@ -3,24 +3,13 @@
  * bundles say of them. Each server's settings come from its bin's options, so
  * a registry entry or bundle never lists a setting the bin does not take.
  */
-import type { OptionField } from '../packages/mcp-core/src/options/option-fields.ts';
+import type { ServerPackage } from '../packages/dev/src/index.ts';
 
-export type { OptionField };
+/** The workspace root, where every directory below is relative to. */
+export const workspaceRoot: string = new URL('..', import.meta.url).pathname;
 
-export interface ServerPackage {
-  directory: string;
-  /** Shown in registries: the registry allows 100 characters. */
-  description: string;
-  /** The bin definition, for the settings; the host takes a config file instead. */
-  cli?: [module: string, exportName: string];
-  /** The name a bundle shows. */
-  displayName: string;
-}
-
-export interface ServerCliShape {
-  fields: OptionField[];
-  definition: { operands?: { option: string } };
-}
+/** Named as the bundles' author: the packages' manifests name none. */
+export const bundleAuthor = 'Toolshed';
 
 export const serverPackages: readonly ServerPackage[] = [
   {
@@ -59,10 +48,3 @@ export const serverPackages: readonly ServerPackage[] = [
     displayName: 'Toolshed Host',
   },
 ];
-
-/** The bin definition of a server package, from its source. */
-export async function serverCli(server: ServerPackage): Promise<ServerCliShape | undefined> {
-  if (server.cli === undefined) return undefined;
-  const root = new URL(`../${server.directory}/`, import.meta.url);
-  return (await import(new URL(server.cli[0], root).href))[server.cli[1]] as ServerCliShape;
-}

@@ -4,20 +4,8 @@
  * settings from the bin's options. Caps (`limits.*`) and upstream URLs keep
  * their defaults in a bundle; they are for operators, who run the bin.
  */
-import type { OptionField, ServerCliShape, ServerPackage } from './server-packages.ts';
-
-export interface PackageManifest {
-  name: string;
-  version: string;
-  description: string;
-  license: string;
-  homepage: string;
-  keywords?: string[];
-  repository: { url: string };
-  bugs: { url: string };
-  bin: Record<string, string>;
-  engines: { node: string };
-}
+import { nodeFloor, type PackageManifest, repositoryWebUrl } from './package-manifest.ts';
+import type { OptionField, ServerCliShape, ServerPackage } from './server-package.ts';
 
 type UserConfigEntry = {
   type: 'string' | 'number' | 'boolean' | 'directory' | 'file';
@@ -63,13 +51,43 @@ function bundleSettings(fields: readonly OptionField[]): OptionField[] {
   );
 }
 
+/** Who a bundle names as its author: package.json's author, else the given name. */
+function bundleAuthor(manifest: PackageManifest, fallback: string | undefined): { name: string; url?: string } {
+  const url = manifest.homepage.replace(/\/tree\/.*$/, '').replace(/#.*$/, '');
+  if (typeof manifest.author === 'string') {
+    // npm's "Name <email> (url)" form.
+    const name = manifest.author.replace(/\s*[<(].*$/, '').trim();
+    return { name, url: /\(([^)]+)\)/.exec(manifest.author)?.[1] ?? url };
+  }
+  if (manifest.author !== undefined) return { name: manifest.author.name, url: manifest.author.url ?? url };
+  if (fallback === undefined) throw new Error(`${manifest.name}: package.json names no author for the bundle`);
+  return { name: fallback, url };
+}
+
+export interface McpbManifestOptions {
+  /** Named as the author when package.json has none. */
+  author?: string;
+  /**
+   * The file (inside the bundle) that `node` runs: the package's bin unless
+   * given — a launcher for servers with native addons, see `mcpb-launcher.ts`.
+   */
+  launcher?: string;
+}
+
+/**
+ * The manifest.json of a server's bundle.
+ *
+ * @example
+ * mcpbManifest(server, readPackageManifest('.'), cli, { author: 'Example Ltd' });
+ */
 export function mcpbManifest(
   server: ServerPackage,
   manifest: PackageManifest,
   cli: ServerCliShape,
+  options: McpbManifestOptions = {},
 ): Record<string, unknown> {
   const [binName, binPath] = Object.entries(manifest.bin)[0] as [string, string];
-  const entryPoint = `${bundledPackageDirectory(manifest.name)}/${binPath.replace(/^\.\//, '')}`;
+  const entryPoint = options.launcher ?? `${bundledPackageDirectory(manifest.name)}/${binPath.replace(/^\.\//, '')}`;
   const operand = cli.definition.operands?.option;
   const userConfig: Record<string, UserConfigEntry> = {};
   const env: Record<string, string> = {};
@@ -102,7 +120,7 @@ export function mcpbManifest(
     if (isOperand) args.push(`\${user_config.${key}}`);
     else env[field.env as string] = `\${user_config.${key}}`;
   }
-  const floor = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)?.[1];
+  const floor = nodeFloor(manifest);
   return {
     manifest_version: '0.3',
     name: binName,
@@ -110,8 +128,8 @@ export function mcpbManifest(
     version: manifest.version,
     description: server.description,
     long_description: manifest.description,
-    author: { name: 'Toolshed', url: manifest.homepage.replace(/\/tree\/.*$/, '') },
-    repository: { type: 'git', url: manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '') },
+    author: bundleAuthor(manifest, options.author),
+    repository: { type: 'git', url: repositoryWebUrl(manifest) },
     homepage: manifest.homepage,
     documentation: manifest.homepage,
     support: manifest.bugs.url,

@@ -5,34 +5,42 @@
  * official `mcpb` tool.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mcpbManifest, type PackageManifest } from './mcpb-manifest.ts';
-import { type ServerPackage, serverCli } from './server-packages.ts';
-
-const root = new URL('..', import.meta.url).pathname;
-const mcpbCli = join(root, 'node_modules/.bin/mcpb');
+import { dependencyBin } from './dependency-bin.ts';
+import { mcpbManifest } from './mcpb-manifest.ts';
+import type { PackageManifest } from './package-manifest.ts';
+import { loadServerCli, type ServerPackage } from './server-package.ts';
 
 export interface BundleInput {
+  /** The project root: where the server's directory and the LICENSE are. */
+  root: string;
   server: ServerPackage;
   /** The server's own tarball. */
   tarball: string;
-  /** Tarballs of the workspace packages it depends on (they are not on the registry yet when it is built). */
-  workspaceTarballs: readonly string[];
+  /** Tarballs of sibling packages it depends on (they are not on the registry yet when it is built). */
+  workspaceTarballs?: readonly string[];
   /** An empty directory to build in. */
   staging: string;
   /** Where the .mcpb file goes. */
   output: string;
+  /** Named as the author when package.json has none. */
+  author?: string;
 }
 
 function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Builds and validates one bundle; returns its manifest. */
+/**
+ * Builds and validates one bundle; returns its manifest.
+ *
+ * @example
+ * await buildMcpbBundle({ root, server, tarball: 'my-server-1.0.0.tgz', staging: '/tmp/stage', output: 'my-server.mcpb' });
+ */
 export async function buildMcpbBundle(input: BundleInput): Promise<Record<string, unknown>> {
-  const { server, tarball, workspaceTarballs, staging, output } = input;
-  const cli = await serverCli(server);
+  const { root, server, tarball, workspaceTarballs = [], staging, output } = input;
+  const cli = await loadServerCli(root, server);
   if (cli === undefined) throw new Error(`${server.directory} has no bin options to bundle`);
   const serverDirectory = join(staging, 'server');
   mkdirSync(serverDirectory, { recursive: true });
@@ -53,11 +61,14 @@ export async function buildMcpbBundle(input: BundleInput): Promise<Record<string
     serverDirectory,
   );
   const installed = run('tar', ['-xOzf', tarball, 'package/package.json'], root);
-  const manifest = mcpbManifest(server, JSON.parse(installed) as PackageManifest, cli);
+  const manifest = mcpbManifest(server, JSON.parse(installed) as PackageManifest, cli, {
+    ...(input.author === undefined ? {} : { author: input.author }),
+  });
   writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const license = join(root, 'LICENSE');
-  writeFileSync(join(staging, 'LICENSE'), readFileSync(license));
-  run(mcpbCli, ['validate', join(staging, 'manifest.json')], staging);
-  run(mcpbCli, ['pack', staging, output], staging);
+  const license = [join(root, server.directory, 'LICENSE'), join(root, 'LICENSE')].find((path) => existsSync(path));
+  if (license !== undefined) copyFileSync(license, join(staging, 'LICENSE'));
+  const mcpb = dependencyBin('@anthropic-ai/mcpb', 'mcpb');
+  run(process.execPath, [mcpb, 'validate', join(staging, 'manifest.json')], staging);
+  run(process.execPath, [mcpb, 'pack', staging, output], staging);
   return manifest;
 }
