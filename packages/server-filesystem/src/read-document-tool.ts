@@ -74,7 +74,16 @@ export function createReadDocumentTool(context: FilesystemServerContext): Tool {
             `"${args.path}" is ${size} bytes; documents over ${limits.maxDocumentBytes} bytes are not read.`,
           );
         }
-        bytes = await handle.readFile({ signal: call.signal });
+        // At most the size checked: a file that grows meanwhile is read to that size, never past the cap.
+        bytes = Buffer.alloc(size);
+        let filled = 0;
+        while (filled < size) {
+          call.signal.throwIfAborted();
+          const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        bytes = bytes.subarray(0, filled);
       } finally {
         await handle.close();
       }
