@@ -77,6 +77,8 @@ export class SshTunnel {
   #listener: Promise<{ server: Server; endpoint: TunnelEndpoint }> | undefined;
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
+  /** The client of #connecting, ended by close() rather than waited for. */
+  #handshaking: Client | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #closed = false;
   #drops = 0;
@@ -182,6 +184,7 @@ export class SshTunnel {
       keepaliveInterval: 15_000,
       keepaliveCountMax: 3,
     };
+    this.#handshaking = client;
     return new Promise<Client>((resolve, reject) => {
       let ready = false;
       client.on('ready', () => {
@@ -213,10 +216,14 @@ export class SshTunnel {
       } catch (error) {
         reject(new Error(`the bastion ${this.bastion} cannot be used: ${(error as Error).message}`));
       }
-    }).catch((error: unknown) => {
-      client.end();
-      throw error;
-    });
+    })
+      .catch((error: unknown) => {
+        client.end();
+        throw error;
+      })
+      .finally(() => {
+        if (this.#handshaking === client) this.#handshaking = undefined;
+      });
   }
 
   /** Why the SSH connection failed, in words the operator and the model can act on. */
@@ -299,6 +306,7 @@ export class SshTunnel {
     const client = this.#client;
     this.#client = undefined;
     client?.end();
+    this.#handshaking?.destroy();
     await this.#connecting?.catch(() => {});
     if (this.#listener !== undefined) {
       const { server, endpoint } = await this.#listener;

@@ -2,6 +2,15 @@ import { ToolError } from '@toolshed/mcp-core';
 import type { SqlDatabase, SqlEngineKind, SqlOutcome } from '../sql-engine.ts';
 import type { SshTunnel, TunnelEndpoint } from './ssh-tunnel.ts';
 
+/** The promise, unless the call is cancelled first: a bastion that does not answer must not hold a cancelled call. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
  * A network database reached through an SSH tunnel. Nothing connects at
  * start, so a bastion that is down or unreachable neither stops nor holds up
@@ -25,8 +34,9 @@ export function tunneledSqlDatabase(
   const runOnce: SqlDatabase['run'] = async (request, call) => {
     call.signal.throwIfAborted();
     try {
-      await tunnel.ready();
+      await untilAborted(tunnel.ready(), call.signal);
     } catch (error) {
+      if (call.signal.aborted) throw call.signal.reason;
       throw unreachable((error as Error).message);
     }
     loading ??= tunnel.listen().then(load);
