@@ -25,6 +25,8 @@ export interface DocumentExtractOptions {
   /** Milliseconds the extraction may take, counted from when a worker is ready for it. */
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
+  /** Told as pages are read (PDF). */
+  readonly onProgress?: ((done: number, total: number) => void) | undefined;
 }
 
 /** Workers that extract documents' text; see createDocumentThreads. */
@@ -126,7 +128,7 @@ export function createDocumentThreads(options: DocumentThreadsOptions = {}): Doc
   };
 
   return {
-    async extract(request, { timeoutMs, signal }) {
+    async extract(request, { timeoutMs, signal, onProgress }) {
       signal?.throwIfAborted();
       let thread = idle.pop();
       while (thread?.exited === true) thread = idle.pop();
@@ -159,6 +161,7 @@ export function createDocumentThreads(options: DocumentThreadsOptions = {}): Doc
         const onAbort = () => finish(() => reject(signal?.reason), false);
         const onMessage = (answer: DocumentWorkerAnswer) => {
           if (!('id' in answer) || answer.id !== id) return;
+          if ('progress' in answer) onProgress?.(answer.progress.done, answer.progress.total);
           if ('text' in answer) finish(() => resolve(answer.text), true);
           else if ('error' in answer) {
             // A range error leaves the parser sound; any other may have left it in a state not to reuse.

@@ -52,6 +52,9 @@ export function documentRangeError(message: string): Error {
   return error;
 }
 
+/** Told after each page is read: how many of the range are done, of how many. */
+export type DocumentProgress = (done: number, total: number) => void;
+
 /** The numbers from `first` to `last` (clamped to `total`), at most `maxParts` of them. */
 export function partRange(request: DocumentTextRequest, total: number): { first: number; last: number } {
   if (request.first > Math.max(total, 1)) {

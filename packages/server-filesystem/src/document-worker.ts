@@ -5,21 +5,28 @@
  * when the first document of their format arrives, never at server start.
  */
 import { parentPort } from 'node:worker_threads';
-import { type DocumentText, type DocumentTextRequest, documentRangeErrorName } from './document-text.ts';
+import {
+  type DocumentProgress,
+  type DocumentText,
+  type DocumentTextRequest,
+  documentRangeErrorName,
+} from './document-text.ts';
 import { docxText } from './docx-text.ts';
 import { pdfText } from './pdf-text.ts';
 import { xlsxText } from './xlsx-text.ts';
 
-const readers: { [Format in DocumentTextRequest['format']]: (request: DocumentTextRequest) => Promise<DocumentText> } =
-  {
-    pdf: pdfText,
-    docx: docxText,
-    xlsx: xlsxText,
-  };
+type DocumentReader = (request: DocumentTextRequest, progress: DocumentProgress) => Promise<DocumentText>;
+
+const readers: { [Format in DocumentTextRequest['format']]: DocumentReader } = {
+  pdf: pdfText,
+  docx: docxText,
+  xlsx: xlsxText,
+};
 
 /** What the worker says: that it listens, or the answer to the request of that id (the text, or why there is none). */
 export type DocumentWorkerAnswer =
   | { ready: true }
+  | { id: number; progress: { done: number; total: number } }
   | { id: number; text: DocumentText }
   | { id: number; error: string; range: boolean };
 
@@ -27,7 +34,10 @@ export type DocumentWorkerAnswer =
 parentPort?.on('message', async ({ id, request }: { id: number; request: DocumentTextRequest }) => {
   let answer: DocumentWorkerAnswer;
   try {
-    answer = { id, text: await readers[request.format](request) };
+    const progress: DocumentProgress = (done, total) => {
+      parentPort?.postMessage({ id, progress: { done, total } } satisfies DocumentWorkerAnswer);
+    };
+    answer = { id, text: await readers[request.format](request, progress) };
   } catch (error) {
     const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
     // V8's words for a text or buffer past what it can hold: what a zip bomb's parts inflate to.

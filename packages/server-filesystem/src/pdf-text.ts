@@ -1,4 +1,4 @@
-import type { DocumentPart, DocumentText, DocumentTextRequest } from './document-text.ts';
+import type { DocumentPart, DocumentProgress, DocumentText, DocumentTextRequest } from './document-text.ts';
 import { partRange } from './document-text.ts';
 
 interface PdfTextItem {
@@ -11,7 +11,7 @@ interface PdfTextItem {
  * no canvas, no worker of its own). Lines follow the text items' end-of-line
  * marks; only the pages asked for are parsed.
  */
-export async function pdfText(request: DocumentTextRequest): Promise<DocumentText> {
+export async function pdfText(request: DocumentTextRequest, progress?: DocumentProgress): Promise<DocumentText> {
   const { getDocumentProxy } = await import('unpdf');
   const document = await getDocumentProxy(request.bytes, { verbosity: 0, stopAtErrors: false });
   const { first, last } = partRange(request, document.numPages);
@@ -28,6 +28,7 @@ export async function pdfText(request: DocumentTextRequest): Promise<DocumentTex
     page.cleanup();
     parts.push({ number, text: text.trimEnd() });
     characters += text.length;
+    progress?.(number - first + 1, last - first + 1);
   }
   return { total: document.numPages, parts };
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { testClientKinds } from '@toolshed/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
 import { makeDocx, makePdf, makeXlsx, repeatedDeflatedEntry } from './__fixtures__/document-files.ts';
@@ -157,6 +158,21 @@ describe('read_document caps', () => {
 
 describe('read_document and a zip bomb', () => {
   const setup = useToolClient('v1');
+
+  it('reports progress page by page', async () => {
+    writeFileSync(join(setup.sandbox.allowed, 'report.pdf'), makePdf(pages));
+    const seen: [number, number | undefined][] = [];
+    const sdk = setup.client.sdk as Client;
+    const result = await sdk.callTool({ name: 'read_document', arguments: { path: 'report.pdf' } }, undefined, {
+      onprogress: (progress) => seen.push([progress.progress, progress.total]),
+    });
+    expect(result.isError).toBeFalsy();
+    expect(seen).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+  });
 
   it('ends a DOCX that inflates to 600 MB in its worker, answers isError, and serves on', async () => {
     const paragraph = '<w:p><w:r><w:t>bomb</w:t></w:r></w:p>';

@@ -113,7 +113,11 @@ export function createReadDocumentTool(context: FilesystemServerContext): Tool {
             maxParts: limits.maxDocumentPages,
             maxCharacters: limits.maxReadBytes,
           },
-          { timeoutMs: limits.documentTimeoutMs, signal: call.signal },
+          {
+            timeoutMs: limits.documentTimeoutMs,
+            signal: call.signal,
+            onProgress: (done, total) => call.progress(done, total, `${done} of ${total} pages read`),
+          },
         );
       } catch (error) {
         if (!(error instanceof DocumentTextError)) throw error;
