@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, testClientKinds } from '@toolshed/mcp-core/testing';
@@ -143,4 +143,56 @@ describe('the search tool list', () => {
       await client.close();
     }
   });
+});
+
+describe('the edit review through the host', () => {
+  let host: Host;
+  let workspace: string;
+
+  beforeAll(async () => {
+    workspace = mkdtempSync(join(directory, 'workspace-'));
+    host = hostWith({ '@toolshed/server-filesystem': { directories: [workspace] } });
+    await host.start();
+  });
+
+  afterAll(() => host.close());
+
+  it.each(['decline', 'accept'] as const)(
+    "a view's Apply still waits for the human, who answers %s",
+    async (answer) => {
+      const asked: string[] = [];
+      let applying = false;
+      const client = await connectTestClient(
+        { server: host.server },
+        {
+          client: 'v2-modern',
+          transport: 'memory',
+          ui: true,
+          onElicit: (params) => {
+            asked.push(String(params.message));
+            return applying && answer === 'decline'
+              ? { action: 'decline' }
+              : { action: 'accept', content: { confirmed: true } };
+          },
+        },
+      );
+      try {
+        const path = join(workspace, `${answer}.txt`);
+        writeFileSync(path, 'one\ntwo\n');
+        const edits = [{ oldText: 'two', newText: '2' }];
+        // The host asks for the dry run too: edit_file is destructive, whatever its arguments say.
+        const dry = await client.callTool('filesystem_edit_file', { path, edits, dryRun: true });
+        const { digest } = dry.structuredContent as { digest: string };
+        const asksBefore = asked.length;
+        applying = true;
+        const applied = await client.callTool('filesystem_apply_reviewed_edit', { path, edits, digest });
+        expect(asked.length).toBe(asksBefore + 1);
+        expect(readFileSync(path, 'utf8')).toBe(answer === 'accept' ? 'one\n2\n' : 'one\ntwo\n');
+        expect(applied.isError === true).toBe(answer === 'decline');
+        expect((await auditLines()).at(-1)).toMatchObject({ tool: 'filesystem_apply_reviewed_edit' });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

@@ -1,11 +1,13 @@
 import { DirectoryListingCache, PathGuard } from '@toolshed/guards';
 import { createMcpServer, type McpServer, packageVersion, parseOptions, type Tool } from '@toolshed/mcp-core';
+import { createApplyReviewedEditTool } from './apply-reviewed-edit-tool.ts';
 import { createCopyFileTool } from './copy-file-tool.ts';
 import { createCreateDirectoryTool } from './create-directory-tool.ts';
 import { createDeleteFileTool } from './delete-file-tool.ts';
 import { createDirectoryTreeTool } from './directory-tree-tool.ts';
 import { createDocumentThreads } from './document-text-thread.ts';
 import { createEditFileTool } from './edit-file-tool.ts';
+import { createEditReviewView } from './edit-review-view.ts';
 import type { FilesystemServerContext } from './filesystem-server-context.ts';
 import { type FilesystemServerOptions, filesystemServerOptions } from './filesystem-server-options.ts';
 import { createGetFileInfoTool } from './get-file-info-tool.ts';
@@ -66,6 +68,7 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
     tools.push(
       createWriteFileTool(context),
       createEditFileTool(context),
+      createApplyReviewedEditTool(context),
       createCreateDirectoryTool(context),
       createMoveFileTool(context),
       createCopyFileTool(context),
@@ -82,6 +85,7 @@ export function createFilesystemServer(input: FilesystemServerOptions): McpServe
       'text in them, read_text_file with offset/limit for long files. ' +
       (guard.writable ? 'Writes are atomic; some directories may be read-only.' : 'This server is read-only.'),
     tools,
+    resources: tools.some((tool) => tool.name === 'edit_file') ? [createEditReviewView()] : [],
     onClose: () => context.documentThreads.close(),
   });
 }

@@ -2,7 +2,72 @@
 // schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
 import type { ToolJsonSchemas } from '@toolshed/mcp-core';
 
-export const toolJsonSchemas: Record<"copy_file" | "create_directory" | "delete_file" | "directory_tree" | "edit_file" | "get_file_info" | "list_allowed_directories" | "list_directory" | "list_directory_with_sizes" | "move_file" | "read_document" | "read_file" | "read_media_file" | "read_multiple_files" | "read_text_file" | "search_file_contents" | "search_files" | "write_file", ToolJsonSchemas> = {
+export const toolJsonSchemas: Record<"apply_reviewed_edit" | "copy_file" | "create_directory" | "delete_file" | "directory_tree" | "edit_file" | "get_file_info" | "list_allowed_directories" | "list_directory" | "list_directory_with_sizes" | "move_file" | "read_document" | "read_file" | "read_media_file" | "read_multiple_files" | "read_text_file" | "search_file_contents" | "search_files" | "write_file", ToolJsonSchemas> = {
+  "apply_reviewed_edit": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "edits": {
+          "minItems": 1,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "oldText": {
+                "type": "string"
+              },
+              "newText": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "oldText",
+              "newText"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "digest": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        }
+      },
+      "required": [
+        "path",
+        "edits",
+        "digest"
+      ],
+      "additionalProperties": false
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "content": {
+          "type": "string"
+        },
+        "changed": {
+          "type": "boolean"
+        },
+        "written": {
+          "type": "boolean"
+        },
+        "digest": {
+          "type": "string",
+          "description": "SHA-256 of the file before the edits, hex"
+        }
+      },
+      "required": [
+        "content",
+        "changed",
+        "written",
+        "digest"
+      ],
+      "additionalProperties": false
+    }
+  },
   "copy_file": {
     "input": {
       "type": "object",
@@ -200,12 +265,17 @@ export const toolJsonSchemas: Record<"copy_file" | "create_directory" | "delete_
         },
         "written": {
           "type": "boolean"
+        },
+        "digest": {
+          "type": "string",
+          "description": "SHA-256 of the file before the edits, hex"
         }
       },
       "required": [
         "content",
         "changed",
-        "written"
+        "written",
+        "digest"
       ],
       "additionalProperties": false
     }
