@@ -118,10 +118,15 @@ describe('one trace from the client through the host to its upstreams', () => {
   ] as const)('%s: a mounted package, behind an approval', async (kind, version) => {
     const path = join(workspace, `${kind}.txt`);
     // The host's SERVER span, its approval wait, its CLIENT span and the mounted server's own span; in the 2026
-    // era the approval question ends a first round (its span alone), and the client's retry with the answer runs
-    // the call.
+    // era the approval question ends a first round (its span and its approval span, `asked`), and the client's
+    // retry with the answer runs the call.
     const rounds = kind === 'v2-modern' ? 2 : 1;
-    const { spans, caller, isError } = await tracedCall(kind, 'files_write_file', { path, content: 'x' }, rounds + 3);
+    const { spans, caller, isError } = await tracedCall(
+      kind,
+      'files_write_file',
+      { path, content: 'x' },
+      2 * rounds + 2,
+    );
     expect(isError).toBe(false);
     const upstreamCall = only(spans, (span) => span.kind === clientKind);
     expect(upstreamCall.name).toBe('tools/call write_file');
@@ -146,6 +151,8 @@ describe('one trace from the client through the host to its upstreams', () => {
       (span) => span.name === 'approval files_write_file' && span.parentSpanId === served.spanId,
     );
     expect(approval.attributes['toolshed.approval']).toBe('approved');
+    const asked = spans.filter((span) => span.attributes['toolshed.approval'] === 'asked');
+    expect(asked).toHaveLength(rounds - 1);
     const mounted = only(spans, (span) => span.kind === serverKind && span.name === 'tools/call write_file');
     expect(mounted.parentSpanId).toBe(upstreamCall.spanId);
     // The audit row names the trace, so an operator goes from an audit line to its trace.

@@ -175,7 +175,7 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         };
         const gate =
           telemetry !== undefined && requirement.required
-            ? await telemetry.approvalWait(exposedName, () => passApprovalGate(gateInput))
+            ? await telemetry.approvalWait(exposedName, context.signal, () => passApprovalGate(gateInput))
             : await passApprovalGate(gateInput);
         approval = gate.approval;
         if ('cancelled' in gate) {

@@ -11,8 +11,15 @@ export interface HostTelemetry {
     facts: { server: string; tool: string },
     run: (traceContext: Record<string, string>) => Promise<Result>,
   ): Promise<Result>;
-  /** Runs the wait for a human's decision as its own span. */
-  approvalWait<Result extends { approval: string }>(tool: string, run: () => Promise<Result>): Promise<Result>;
+  /**
+   * Runs the wait for a human's decision as its own span, which also ends
+   * when `signal` aborts (a 2026-era round that ends with the question).
+   */
+  approvalWait<Result extends { approval: string }>(
+    tool: string,
+    signal: AbortSignal,
+    run: () => Promise<Result>,
+  ): Promise<Result>;
   /** Records a host call's whole duration, by server, tool and outcome (`ok`, `declined`, `rate_limited`, …). */
   callEnded(facts: { server: string; tool: string; outcome: string }, seconds: number): void;
   /** The trace the current call belongs to, for its audit row. */

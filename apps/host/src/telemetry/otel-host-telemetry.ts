@@ -73,8 +73,14 @@ export function createOtelHostTelemetry(): HostTelemetry {
         clientDuration.record((performance.now() - started) / 1000, attributes);
       }
     },
-    async approvalWait(tool, run) {
+    async approvalWait(tool, signal, run) {
       const span = tracer.startSpan(`approval ${tool}`, { kind: SpanKind.INTERNAL });
+      // The question may end the round instead of being answered in it: the attempt is then aborted.
+      const asked = () => {
+        span.setAttribute(HostAttribute.approval, 'asked');
+        span.end();
+      };
+      signal.addEventListener('abort', asked, { once: true });
       try {
         const result = await context.with(trace.setSpan(context.active(), span), run);
         span.setAttribute(HostAttribute.approval, result.approval);
@@ -83,7 +89,8 @@ export function createOtelHostTelemetry(): HostTelemetry {
         span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
         throw error;
       } finally {
-        span.end();
+        signal.removeEventListener('abort', asked);
+        if (span.isRecording()) span.end();
       }
     },
     callEnded(facts, seconds) {
