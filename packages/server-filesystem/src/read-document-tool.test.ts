@@ -130,6 +130,19 @@ describe.each(testClientKinds)('read_document, %s client', (kind) => {
   });
 });
 
+describe('read_document and a long DOCX', () => {
+  const setup = useToolClient('v2-legacy');
+
+  it('numbers a long DOCX in parts of about 10,000 characters, split between paragraphs', async () => {
+    const paragraphs = Array.from({ length: 25 }, (_, index) => `${String(index).padStart(2, '0')}${'x'.repeat(998)}`);
+    writeFileSync(join(setup.sandbox.allowed, 'long.docx'), makeDocx(paragraphs));
+    const second = await setup.client.callTool('read_document', { path: 'long.docx', first: 2, last: 2 });
+    expect(second.structuredContent).toMatchObject({ format: 'docx', total: 3, first: 2, last: 2, truncated: false });
+    // Nine paragraphs of 1,000 characters and their blank lines fit in 10,000; the tenth starts the next part.
+    expect(setup.text(second)).toContain(`--- Part 2 of 3 ---\n09${'x'.repeat(998)}\n\n10`);
+  });
+});
+
 describe('read_document caps', () => {
   const setup = useToolClient('v2-modern', () => ({ limits: { maxDocumentBytes: 4096, maxReadBytes: 600 } }));
   const write = (name: string, bytes: Buffer | string) => writeFileSync(join(setup.sandbox.allowed, name), bytes);
