@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binTelemetryProblems, binTestCases, type OtlpReceiver, startOtlpReceiver } from '@toolshed/mcp-core/testing';
+import {
+  binTelemetryProblems,
+  binTestCases,
+  loadsOpenTelemetry,
+  type OtlpReceiver,
+  startOtlpReceiver,
+} from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = new URL('./cli.ts', import.meta.url).pathname;
@@ -42,4 +48,12 @@ describe('toolshed with OTEL_* set', () => {
       ).toEqual([]),
     60_000,
   );
+
+  it('loads no @opentelemetry module when no OTEL_* variable is set', async () => {
+    const quiet = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+    const env = { ...quiet, XDG_STATE_HOME: join(directory, 'state') };
+    expect(await loadsOpenTelemetry({ bin: [bin, 'serve', '--config', join(directory, 'toolshed.json')], env })).toBe(
+      false,
+    );
+  }, 60_000);
 });

@@ -86,6 +86,7 @@ it('pins the public API: adding to it is a decision', () => {
     'expectedProtocolVersion',
     'freeLoopbackPort',
     'initPostgresCluster',
+    'loadsOpenTelemetry',
     'loopbackPortAnswers',
     'optionsTableProblems',
     'postgresService',

@@ -33,6 +33,7 @@ export {
   type RecordedMessage,
   recordMessages,
 } from './testing/message-recorder.ts';
+export { loadsOpenTelemetry } from './testing/opentelemetry-load-probe.ts';
 export { optionsTableProblems } from './testing/options-table-problems.ts';
 export {
   type OtlpReceiver,

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureServer } from '../__fixtures__/fixture-tools.ts';
 import type { McpServer } from '../server/create-mcp-server.ts';
 import { connectTestClient, type TestClient, type TestClientKind } from '../testing/connect-test-client.ts';
+import { loadsOpenTelemetry } from '../testing/opentelemetry-load-probe.ts';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../testing/otlp-receiver.ts';
 import { McpAttribute, McpMetric, mcpDurationBuckets } from './mcp-semantic-conventions.ts';
 import { startTelemetry, stopTelemetry } from './process-telemetry.ts';
@@ -198,50 +198,18 @@ describe('metrics', () => {
 });
 
 describe('with telemetry off', () => {
-  /** Starts the stdio fixture with a probe that says at exit whether any @opentelemetry module was loaded. */
-  function otelLoaded(env: NodeJS.ProcessEnv): Promise<string> {
-    const probe = `data:text/javascript,${encodeURIComponent(
-      'import { registerHooks } from "node:module";' +
-        'let loaded = false;' +
-        'registerHooks({ load(url, context, next) { if (url.includes("@opentelemetry")) loaded = true; return next(url, context); } });' +
-        'process.on("exit", () => process.stderr.write("opentelemetry loaded: " + loaded + "\\n"));',
-    )}`;
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', probe, stdioFixture], { env, stdio: 'pipe' });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-      });
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        if (chunk.includes('"id":2')) child.stdin.end();
-      });
-      child.once('exit', () => resolve(stderr));
-      const initialize = {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      };
-      child.stdin.write(`${JSON.stringify(initialize)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`);
-      child.stdin.write(
-        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}\n',
-      );
-    });
-  }
-
-  const { OTEL_EXPORTER_OTLP_ENDPOINT: _endpoint, ...quiet } = process.env;
+  const quiet = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
 
   it('loads no @opentelemetry module at all', async () => {
-    const env = Object.fromEntries(Object.entries(quiet).filter(([name]) => !name.startsWith('OTEL_')));
-    expect(await otelLoaded(env)).toContain('opentelemetry loaded: false');
+    expect(await loadsOpenTelemetry({ bin: [stdioFixture], env: quiet })).toBe(false);
   });
 
   it('OTEL_SDK_DISABLED=true is a hard off switch, whatever else is set', async () => {
     const env = { ...process.env, ...otelEnvironment(), OTEL_SDK_DISABLED: 'true' };
-    expect(await otelLoaded(env)).toContain('opentelemetry loaded: false');
+    expect(await loadsOpenTelemetry({ bin: [stdioFixture], env })).toBe(false);
   });
 
   it('the same probe sees the SDK when OTEL_* turns it on', async () => {
-    expect(await otelLoaded({ ...process.env, ...otelEnvironment() })).toContain('opentelemetry loaded: true');
+    expect(await loadsOpenTelemetry({ bin: [stdioFixture], env: { ...process.env, ...otelEnvironment() } })).toBe(true);
   });
 });

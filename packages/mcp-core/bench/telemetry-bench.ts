@@ -1,0 +1,189 @@
+/**
+ * What telemetry costs, over stdio in the 2025 era, in one run with rounds
+ * taken in turn:
+ *
+ * - telemetry off, this build, against the build before telemetry existed
+ *   (BENCH_BASE, default the commit before it, built in a temporary git
+ *   worktree): bar ≥ 0.98×;
+ * - tracing on (OTLP/HTTP to a local receiver in this process) against off,
+ *   this build: bar ≥ 0.85×.
+ *
+ *   pnpm --filter @toolshed/mcp-core bench       (after pnpm build)
+ *
+ * BENCH_CALLS calls per server (default 20,000) with 32 in flight, cut into
+ * BENCH_ROUNDS rounds (default 5); calls/s is the median round. Every answer
+ * is checked.
+ */
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkEchoAnswer } from './check-answer.ts';
+import { killOnExit } from './child-processes.ts';
+import { initializeParams } from './protocol-eras.ts';
+import { RoundRecorder } from './round-summary.ts';
+
+const calls = Number(process.env.BENCH_CALLS ?? 20_000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const base = process.env.BENCH_BASE ?? '580e24c~1';
+const inFlight = 32;
+const text = 'The quick brown fox jumps over the lazy dog. '.repeat(4);
+const packageRoot = new URL('..', import.meta.url).pathname;
+const repositoryRoot = execFileSync('git', ['rev-parse', '--show-toplevel'], {
+  cwd: packageRoot,
+  encoding: 'utf8',
+}).trim();
+
+if (!existsSync(join(packageRoot, 'dist/index.js'))) {
+  console.error('Build first: pnpm --filter @toolshed/mcp-core build');
+  process.exit(2);
+}
+
+/** The build before telemetry: a worktree at BENCH_BASE sharing this checkout's node_modules, its dist built there. */
+function buildBase(): { directory: string; server: string } {
+  const directory = mkdtempSync(join(tmpdir(), 'mcp-core-base-'));
+  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', directory, base], { cwd: repositoryRoot });
+  symlinkSync(join(repositoryRoot, 'node_modules'), join(directory, 'node_modules'));
+  const core = join(directory, 'packages/mcp-core');
+  symlinkSync(join(packageRoot, 'node_modules'), join(core, 'node_modules'));
+  execFileSync(join(repositoryRoot, 'node_modules/.bin/rolldown'), ['-c', 'rolldown.config.ts'], {
+    cwd: core,
+    stdio: 'ignore',
+  });
+  return { directory, server: join(core, 'bench/servers/toolshed-echo-server.mjs') };
+}
+
+interface Connection {
+  child: ChildProcessWithoutNullStreams;
+  request(method: string, params: string): Promise<unknown>;
+}
+
+function connect(script: string, env: NodeJS.ProcessEnv): Connection {
+  const child = killOnExit(spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env }));
+  const waiting = new Map<number, (message: unknown) => void>();
+  let pending = '';
+  let nextId = 1;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    pending += chunk;
+    let newline = pending.indexOf('\n');
+    while (newline !== -1) {
+      const message = JSON.parse(pending.slice(0, newline)) as { id?: number };
+      pending = pending.slice(newline + 1);
+      if (typeof message.id === 'number') {
+        waiting.get(message.id)?.(message);
+        waiting.delete(message.id);
+      }
+      newline = pending.indexOf('\n');
+    }
+  });
+  child.once('exit', (code) => {
+    if (waiting.size > 0) throw new Error(`${script} exited (${code}) mid-run`);
+  });
+  child.stderr.resume();
+  return {
+    child,
+    request(method, params) {
+      const id = nextId++;
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${params}}\n`);
+      });
+    },
+  };
+}
+
+async function load(connection: Connection, count: number, latencies: number[] | undefined): Promise<void> {
+  const params = JSON.stringify({ name: 'echo', arguments: { text } });
+  let sent = 0;
+  const worker = async () => {
+    while (sent < count) {
+      sent += 1;
+      const started = performance.now();
+      const answer = await connection.request('tools/call', params);
+      latencies?.push(performance.now() - started);
+      checkEchoAnswer(answer, 'legacy', text, 'tools/call echo');
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+}
+
+/**
+ * The local receiver: a process of its own that takes OTLP/HTTP exports and answers 200, as a collector's
+ * receiver does, so that decoding spans does not take the load generator's CPU.
+ */
+async function startReceiver(): Promise<{ url: string; received(): Promise<number>; stop(): void }> {
+  const source = `
+    let exports = 0;
+    const server = require('node:http').createServer((request, response) => {
+      if (request.url === '/count') return response.end(String(exports));
+      request.resume();
+      request.on('end', () => { exports += 1; response.writeHead(200, { 'content-type': 'application/json' }).end('{}'); });
+    });
+    server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`;
+  const child = killOnExit(spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const port = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    received: async () => Number(await (await fetch(`${url}/count`)).text()),
+    stop: () => child.kill(),
+  };
+}
+
+const receiver = await startReceiver();
+const quiet = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+const baseBuild = buildBase();
+const current = new URL('servers/toolshed-echo-telemetry.mjs', import.meta.url).pathname;
+const contenders = [
+  { name: 'before telemetry (base build)', script: baseBuild.server, env: quiet },
+  { name: 'telemetry off', script: current, env: quiet },
+  {
+    name: 'tracing on, OTLP to a local receiver',
+    script: current,
+    env: { ...quiet, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+  },
+];
+try {
+  const connections = contenders.map((contender) => connect(contender.script, contender.env));
+  for (const connection of connections) {
+    await connection.request('initialize', JSON.stringify(initializeParams));
+    connection.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    await load(connection, Math.min(2000, calls), undefined);
+  }
+  const recorders = contenders.map(() => new RoundRecorder());
+  const perRound = Math.ceil(calls / rounds);
+  for (let round = 0; round < rounds; round++) {
+    // Each round in a different order, so no server always follows the same one.
+    const order = contenders.map((_, index) => (index + round) % contenders.length);
+    for (const index of order) {
+      const latencies: number[] = [];
+      const started = performance.now();
+      await load(connections[index] as Connection, perRound, latencies);
+      recorders[index]?.add(perRound, (performance.now() - started) / 1000, latencies);
+    }
+  }
+  const summaries = recorders.map((recorder) => recorder.summary());
+  console.log('\nTelemetry cost, stdio, 2025 era (calls/s median of rounds; p50/p99 ms)');
+  contenders.forEach((contender, index) => {
+    const summary = summaries[index];
+    if (summary === undefined) return;
+    console.log(
+      `  ${contender.name.padEnd(40)} ${Math.round(summary.callsPerSecond).toLocaleString('en').padStart(8)} calls/s  p50 ${summary.p50.toFixed(2)}  p99 ${summary.p99.toFixed(2)}`,
+    );
+  });
+  const [before, off, on] = summaries.map((summary) => summary?.callsPerSecond ?? Number.NaN) as [
+    number,
+    number,
+    number,
+  ];
+  console.log(`  off ÷ before telemetry: ${(off / before).toFixed(3)}× (bar ≥ 0.98×)`);
+  console.log(`  tracing on ÷ off:       ${(on / off).toFixed(3)}× (bar ≥ 0.85×)`);
+  console.log(`  exports the receiver took: ${(await receiver.received()).toLocaleString('en')}`);
+  for (const connection of connections) connection.child.stdin.end();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+} finally {
+  receiver.stop();
+  execFileSync('git', ['worktree', 'remove', '--force', baseBuild.directory], { cwd: repositoryRoot });
+  rmSync(baseBuild.directory, { recursive: true, force: true });
+}
