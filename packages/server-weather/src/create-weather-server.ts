@@ -3,6 +3,7 @@ import { createAirQualityTool } from './air-quality-tool.ts';
 import { createCurrentWeatherTool } from './current-weather-tool.ts';
 import { defaultLocationArguments } from './default-location.ts';
 import { createForecastTool } from './forecast-tool.ts';
+import { createForecastView } from './forecast-view.ts';
 import { ResponseCache } from './response-cache.ts';
 import { createSearchLocationsTool } from './search-locations-tool.ts';
 import { UpstreamClient } from './upstream-client.ts';
@@ -76,6 +77,7 @@ export function createWeatherServer(input: WeatherServerOptions = {}): McpServer
       createAirQualityTool(context),
       createWeatherAlertsTool(context),
     ],
+    resources: [createForecastView()],
     onClose: () => client.close(),
   });
 }

@@ -1,8 +1,9 @@
-import { defineTool, type Tool } from '@toolshed/mcp-core';
+import { defineTool, type Tool, toolViewMeta } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { withinCallTimeLimit } from './call-time-limit.ts';
 import { conditionFields } from './condition-fields.ts';
 import { planDatedRequest } from './forecast-dates.ts';
+import { forecastViewUri } from './forecast-view.ts';
 import { freshnessOutput, locationArguments, locationOutput, unitsArgument } from './location-arguments.ts';
 import {
   hourlyParameters,
@@ -85,6 +86,8 @@ export function createForecastTool(context: WeatherServerContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.get_forecast,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Clients that render views show the result as a forecast card.
+    meta: toolViewMeta({ resourceUri: forecastViewUri }),
     run: (args, call) =>
       withinCallTimeLimit(context.callTimeLimitMs, call.signal, async (signal) => {
         // Checked before the place is looked up: a date that cannot be served costs no request.
