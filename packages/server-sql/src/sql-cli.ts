@@ -1,6 +1,7 @@
 import { defineServerCli, LocalError, packageVersion, type ServerCli } from '@toolshed/mcp-core';
 import { parseDatabaseSpecs } from './database-files.ts';
 import { type SqlServerOptions, sqlServerOptions } from './sql-server-options.ts';
+import { sshPassphraseVariable } from './ssh/ssh-bastion.ts';
 
 /** The `toolshed-sql` bin, derived from the options schema. */
 export const sqlCli: ServerCli<typeof sqlServerOptions> = defineServerCli({
@@ -46,11 +47,6 @@ function namedValues(flag: string, placeholder: string, specs: readonly string[]
 /** `TOOLSHED_SQL_PASSWORD_<NAME>` of each database: the name in upper case, `-` as `_`. */
 export function passwordVariable(name: string): string {
   return `TOOLSHED_SQL_PASSWORD_${name.toUpperCase().replaceAll('-', '_')}`;
-}
-
-/** `TOOLSHED_SQL_SSH_PASSPHRASE_<NAME>`: the passphrase of the SSH key of database NAME's bastion. */
-export function sshPassphraseVariable(name: string): string {
-  return `TOOLSHED_SQL_SSH_PASSPHRASE_${name.toUpperCase().replaceAll('-', '_')}`;
 }
 
 /** The passphrases the environment holds for the SSH keys of these options. */

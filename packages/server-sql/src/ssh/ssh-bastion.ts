@@ -1,5 +1,10 @@
 import { LocalError } from '@toolshed/mcp-core';
 
+/** `TOOLSHED_SQL_SSH_PASSPHRASE_<NAME>`: the passphrase of the SSH key of database NAME's bastion. */
+export function sshPassphraseVariable(name: string): string {
+  return `TOOLSHED_SQL_SSH_PASSPHRASE_${name.toUpperCase().replaceAll('-', '_')}`;
+}
+
 /** An SSH server that forwards connections to a database: `user@host[:port]`. */
 export interface SshBastion {
   user: string;
@@ -19,7 +24,7 @@ export function parseSshBastion(name: string, spec: string): SshBastion {
   if (user.includes(':')) {
     throw new LocalError(
       'config_invalid',
-      `--db-ssh ${name}: a password cannot be given on the command line; give the bastion a key with --db-ssh-key ${name}=FILE (its passphrase, if any, in TOOLSHED_SQL_SSH_PASSPHRASE_${name.toUpperCase().replaceAll('-', '_')})`,
+      `--db-ssh ${name}: a password cannot be given on the command line; give the bastion a key with --db-ssh-key ${name}=FILE (its passphrase, if any, in ${sshPassphraseVariable(name)})`,
     );
   }
   const address = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(spec.slice(at + 1));

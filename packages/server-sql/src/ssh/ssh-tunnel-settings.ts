@@ -8,7 +8,7 @@ import { mysqlConnectionSettings } from '../mysql/mysql-connection-options.ts';
 import { postgresPoolConfig } from '../postgres/postgres-connection-config.ts';
 import type { SqlDatabaseTarget, SqlEngineSettings } from '../sql-engine.ts';
 import type { SqlServerOptions } from '../sql-server-options.ts';
-import { parseSshBastion } from './ssh-bastion.ts';
+import { parseSshBastion, sshPassphraseVariable } from './ssh-bastion.ts';
 import type { SshTunnelSettings } from './ssh-tunnel.ts';
 
 type TunnelOptions = Pick<SqlServerOptions, 'sshBastions' | 'sshKeys' | 'sshPassphrases' | 'sshKnownHosts'>;
@@ -96,8 +96,9 @@ export function sshTunnelSettings(
     const { utils } = createRequire(import.meta.url)('ssh2') as typeof import('ssh2');
     const parsed = utils.parseKey(privateKey, passphrase);
     if (parsed instanceof Error) {
-      const variable = `TOOLSHED_SQL_SSH_PASSPHRASE_${name.toUpperCase().replaceAll('-', '_')}`;
-      const hint = /passphrase|encrypt|decrypt/i.test(parsed.message) ? `; its passphrase goes in ${variable}` : '';
+      const hint = /passphrase|encrypt|decrypt/i.test(parsed.message)
+        ? `; its passphrase goes in ${sshPassphraseVariable(name)}`
+        : '';
       throw new LocalError(
         'config_invalid',
         `--db-ssh-key ${name}: ${keyFile} is not a usable private key (${parsed.message})${hint}`,
