@@ -76,7 +76,7 @@ const configOf = (name: string, audit: boolean) => {
   writeFileSync(
     path,
     JSON.stringify({
-      toolshed: { audit: audit ? { path: join(directory, `${name}-audit.jsonl`) } : { enabled: false } },
+      toolshed: { audit: audit ? {} : { enabled: false } },
       mcpServers: { '@toolshed/server-filesystem': { directories: [workspace] } },
     }),
   );

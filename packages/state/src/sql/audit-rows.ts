@@ -64,7 +64,8 @@ export type AuditRowOperation = readonly ['start' | 'complete' | 'whole', unknow
  * applies everything recorded so far (before a read).
  */
 export interface AuditRowJournal {
-  record(operation: AuditRowOperation): void;
+  /** Resolves once the row is durable; rejects when it cannot be made so. */
+  record(operation: AuditRowOperation): Promise<void>;
   apply(): Promise<void>;
 }
 
@@ -143,15 +144,11 @@ export function createAuditRows(
     );
   });
 
-  const record = (operation: AuditRowOperation): Promise<void> => {
-    journal?.record(operation);
-    return Promise.resolve();
-  };
   return {
-    begin: (start) => (journal === undefined ? starts.add(start) : record(['start', rowOf(start)])),
+    begin: (start) => (journal === undefined ? starts.add(start) : journal.record(['start', rowOf(start)])),
     complete: (id, completion) => {
       const item = { ...completion, id, finishedAt: Date.now() };
-      return journal === undefined ? completions.add(item) : record(['complete', completionRow(item)]);
+      return journal === undefined ? completions.add(item) : journal.record(['complete', completionRow(item)]);
     },
     async query(filter: AuditQuery): Promise<AuditQueryResult> {
       await journal?.apply();

@@ -14,10 +14,12 @@ const applyEveryMs = 100;
 const applyAtRows = 2048;
 
 /**
- * The embedded store's audit rows are made durable by one append to a
- * journal file (one `write`, a few microseconds: the data is the kernel's
- * once it returns, so a process killed at any moment keeps it, as a WAL
- * commit with `synchronous=NORMAL` does) and applied to the database in
+ * The embedded store's audit rows are made durable by an append to a
+ * journal file (a `write`: the data is the kernel's once it returns, so a
+ * process killed at any moment keeps it, as a WAL commit with
+ * `synchronous=NORMAL` does). The rows recorded in one turn of the event
+ * loop share one `write`, made before the loop waits again, so calls that
+ * arrive together pay one system call between them. They are applied to the database in
  * batches, one commit for many rows, where a commit per row measured 41–71 µs
  * here. A batch is applied in one transaction that never yields to the event
  * loop, and the journal is emptied right after it, so no row recorded
@@ -35,6 +37,9 @@ export class AuditJournal {
   /** Where each call whose start is still pending is in `#pending`, by id. */
   #pendingStarts = new Map<unknown, number>();
   #timer: NodeJS.Timeout | undefined;
+  /** Lines recorded since the last write, and the callers waiting for that write. */
+  #unwritten: string[] = [];
+  #written: PromiseWithResolvers<void> | undefined;
 
   constructor(databasePath: string, sql: SqliteExecutor) {
     this.#directory = `${databasePath}-audit`;
@@ -43,10 +48,18 @@ export class AuditJournal {
     mkdirSync(this.#directory, { recursive: true, mode: 0o700 });
   }
 
-  /** Makes one row durable now; it reaches the database within a few milliseconds, or at the next read. */
-  record(operation: AuditRowOperation): void {
-    this.#fd ??= openSync(this.#file, 'a', 0o600);
-    writeSync(this.#fd, `${JSON.stringify(operation)}\n`);
+  /**
+   * Makes one row durable: resolves once its line is written, at the end of
+   * this turn of the event loop. It reaches the database within a few
+   * milliseconds, or at the next read.
+   */
+  record(operation: AuditRowOperation): Promise<void> {
+    this.#unwritten.push(JSON.stringify(operation));
+    if (this.#written === undefined) {
+      this.#written = Promise.withResolvers<void>();
+      setImmediate(() => this.#write());
+    }
+    const written = this.#written.promise;
     const [kind, row] = operation;
     // A call that ends before its start was applied is written as one row: one statement instead of two.
     const started = kind === 'complete' ? this.#pendingStarts.get(row[5]) : undefined;
@@ -60,6 +73,23 @@ export class AuditJournal {
     }
     if (this.#pending.length >= applyAtRows) void this.apply().catch(() => {});
     else this.#timer ??= setTimeout(() => void this.apply().catch(() => {}), applyEveryMs).unref();
+    return written;
+  }
+
+  /** Writes the lines recorded so far in one append and tells their callers. */
+  #write(): void {
+    const waiting = this.#written;
+    const lines = this.#unwritten;
+    this.#written = undefined;
+    this.#unwritten = [];
+    if (waiting === undefined) return;
+    try {
+      this.#fd ??= openSync(this.#file, 'a', 0o600);
+      writeSync(this.#fd, `${lines.join('\n')}\n`);
+      waiting.resolve();
+    } catch (error) {
+      waiting.reject(error);
+    }
   }
 
   /** Applies every row recorded so far to the database. */
@@ -81,6 +111,7 @@ export class AuditJournal {
 
   /** Applies what is left and removes the journal. */
   async close(): Promise<void> {
+    this.#write();
     await this.apply();
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
