@@ -6,7 +6,9 @@ import { createImageInfoTool } from './image-info-tool.ts';
 import type { ImageServerContext } from './image-server-context.ts';
 import { type ImageServerOptions, imageServerOptions } from './image-server-options.ts';
 import { OcrWorkers } from './ocr-workers.ts';
+import { createPreviewSourceImageTool } from './preview-source-image-tool.ts';
 import { createProcessImageTool } from './process-image-tool.ts';
+import { createProcessImageView } from './process-image-view.ts';
 import { WorkLimiter } from './work-limiter.ts';
 
 const serverVersion = packageVersion(import.meta.url);
@@ -80,9 +82,11 @@ export function createImageServer(input: ImageServerOptions = {}): McpServer {
     tools: [
       createImageInfoTool(context),
       createProcessImageTool(context),
+      createPreviewSourceImageTool(context),
       createExtractTextTool(context),
       createCompareImagesTool(context),
     ],
+    resources: [createProcessImageView()],
     onClose: async () => {
       await Promise.all([context.fetcher?.close(), context.ocr.close()]);
     },

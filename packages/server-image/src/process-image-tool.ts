@@ -1,4 +1,4 @@
-import { defineTool, type Tool, ToolError } from '@toolshed/mcp-core';
+import { defineTool, type Tool, ToolError, toolViewMeta } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { imageResultShape } from './image-result.ts';
 import type { ImageServerContext } from './image-server-context.ts';
@@ -12,6 +12,7 @@ import { rotateFields, rotateOperation } from './operations/rotate-operation.ts'
 import { thumbnailFields, thumbnailOperation } from './operations/thumbnail-operation.ts';
 import { watermarkFields, watermarkOperation } from './operations/watermark-operation.ts';
 import { outputFields } from './output-format.ts';
+import { processImageViewUri } from './process-image-view.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 import { keepMetadataField, transformImage } from './transform-image.ts';
 import { loadWatermarkMark, overlayField } from './watermark-mark.ts';
@@ -112,6 +113,8 @@ export function createProcessImageTool(context: ImageServerContext): Tool {
     output: imageResultShape,
     jsonSchemas: toolJsonSchemas.process_image,
     annotations: transformAnnotations(context),
+    // Clients that render views show the result beside its input.
+    meta: toolViewMeta({ resourceUri: processImageViewUri }),
     // A large pipeline still running after two seconds goes on as a task for clients that take tasks; the
     // call's deadline and its turn at the work limiter hold the same, and tasks/cancel stops it like a cancel.
     task: 'optional',

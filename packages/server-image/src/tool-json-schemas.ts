@@ -2,7 +2,7 @@
 // schemas, then run this package's tests with -u. A test fails while this differs from what they derive.
 import type { ToolJsonSchemas } from '@toolshed/mcp-core';
 
-export const toolJsonSchemas: Record<"compare_images" | "extract_text" | "image_info" | "process_image", ToolJsonSchemas> = {
+export const toolJsonSchemas: Record<"compare_images" | "extract_text" | "image_info" | "preview_source_image" | "process_image", ToolJsonSchemas> = {
   "compare_images": {
     "input": {
       "type": "object",
@@ -312,6 +312,179 @@ export const toolJsonSchemas: Record<"compare_images" | "extract_text" | "image_
         "has_gps",
         "bytes",
         "processable"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "preview_source_image": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string"
+        },
+        "data": {
+          "type": "string"
+        }
+      }
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string"
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            },
+            "frames": {
+              "type": "integer"
+            },
+            "bytes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height",
+            "frames",
+            "bytes"
+          ],
+          "additionalProperties": false
+        },
+        "operations": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The steps applied, in order"
+        },
+        "result": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string",
+              "enum": [
+                "jpeg",
+                "png",
+                "webp",
+                "avif",
+                "gif",
+                "tiff"
+              ]
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            },
+            "frames": {
+              "type": "integer"
+            },
+            "bytes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height",
+            "frames"
+          ],
+          "additionalProperties": false,
+          "description": "The full-size result"
+        },
+        "preview": {
+          "type": "object",
+          "properties": {
+            "format": {
+              "type": "string",
+              "enum": [
+                "jpeg",
+                "png",
+                "webp",
+                "avif",
+                "gif",
+                "tiff"
+              ]
+            },
+            "width": {
+              "type": "integer"
+            },
+            "height": {
+              "type": "integer"
+            },
+            "bytes": {
+              "type": "integer"
+            },
+            "scaled": {
+              "type": "boolean"
+            }
+          },
+          "required": [
+            "format",
+            "width",
+            "height",
+            "bytes",
+            "scaled"
+          ],
+          "additionalProperties": false,
+          "description": "The image in this result; scaled is true when it is smaller than the full-size result"
+        },
+        "file": {
+          "description": "Where the full-size result was written, when the server has an output directory",
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string"
+            },
+            "uri": {
+              "type": "string"
+            },
+            "bytes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "path",
+            "uri",
+            "bytes"
+          ],
+          "additionalProperties": false
+        },
+        "metadata": {
+          "type": "string",
+          "enum": [
+            "stripped",
+            "kept",
+            "written"
+          ],
+          "description": "written: the metadata step’s fields, over the kept metadata with keep_metadata, else alone"
+        },
+        "notes": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "source",
+        "operations",
+        "result",
+        "preview",
+        "metadata"
       ],
       "additionalProperties": false
     }

@@ -31,6 +31,8 @@ export interface TransformRequest {
   output: OutputArguments;
   /** The steps, made once inputs they need (a watermark's overlay) are loaded. */
   operations: (signal: AbortSignal) => Promise<Operation[]> | Operation[];
+  /** Only the fitted image, never a full-size file: a view's look at an input (`preview_source_image`). */
+  previewOnly?: boolean;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function transformImage(
               encode,
               keepMetadata,
               metadata,
-              keepFull: context.outputs !== undefined,
+              keepFull: context.outputs !== undefined && request.previewOnly !== true,
               progress: (done, total, message) => {
                 call.progress(done, total, message);
               },
