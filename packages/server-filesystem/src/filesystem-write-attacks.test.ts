@@ -19,6 +19,9 @@ import { raceUntilBothSeen, startLinkSwapper } from './__fixtures__/link-swapper
 import { createSandbox, type Sandbox, secretText } from './__fixtures__/sandbox.ts';
 import { createFilesystemServer } from './create-filesystem-server.ts';
 
+/** A race runs until both outcomes are seen; on a busy machine the swapper may be scheduled rarely. */
+const raceTimeoutMs = 120_000;
+
 // copy_file, delete_file and write_file's append, against the attacks the other write paths are held to: links
 // and `..` leading out, links swapped in while the server works, read-only grants, a grant's root, FIFOs and
 // devices. Refused means an isError, no secret in the answer, and nothing outside touched.
@@ -154,43 +157,51 @@ describe('copy_file', () => {
     expect(readFileSync(join(sandbox.allowed, 'reference-copy', 'kept.txt'), 'utf8')).toBe('kept');
   });
 
-  it('a source file swapped for a link to the secret while copying never yields the secret', async () => {
-    const swapper = await startLinkSwapper('file', join(sandbox.allowed, 'racy.txt'), sandbox.secret);
-    try {
-      const seen = await raceUntilBothSeen(async (index) => {
-        const destination = `racy-copy-${index}.txt`;
-        const result = await call('copy_file', { source: 'racy.txt', destination });
-        expect(JSON.stringify(result)).not.toContain(secretText);
-        const copied = join(sandbox.allowed, destination);
-        if (existsSync(copied)) expect(readFileSync(copied, 'utf8')).toBe('harmless');
-        return result.isError === true ? 'refused' : 'done';
-      });
-      expect(seen.done).toBeGreaterThan(0);
-      expect(seen.refused).toBeGreaterThan(0);
-    } finally {
-      swapper.stop();
-    }
-  });
+  it(
+    'a source file swapped for a link to the secret while copying never yields the secret',
+    async () => {
+      const swapper = await startLinkSwapper('file', join(sandbox.allowed, 'racy.txt'), sandbox.secret);
+      try {
+        const seen = await raceUntilBothSeen(async (index) => {
+          const destination = `racy-copy-${index}.txt`;
+          const result = await call('copy_file', { source: 'racy.txt', destination });
+          expect(JSON.stringify(result)).not.toContain(secretText);
+          const copied = join(sandbox.allowed, destination);
+          if (existsSync(copied)) expect(readFileSync(copied, 'utf8')).toBe('harmless');
+          return result.isError === true ? 'refused' : 'done';
+        });
+        expect(seen.done).toBeGreaterThan(0);
+        expect(seen.refused).toBeGreaterThan(0);
+      } finally {
+        swapper.stop();
+      }
+    },
+    raceTimeoutMs,
+  );
 
-  it('a source directory swapped for a link outside while copying never copies from outside', async () => {
-    const swapper = await startLinkSwapper('directory', join(sandbox.allowed, 'racy'), sandbox.outside);
-    try {
-      const seen = await raceUntilBothSeen(async (index) => {
-        const destination = `racy-tree-${index}`;
-        const result = await call('copy_file', { source: 'racy', destination });
-        expect(JSON.stringify(result)).not.toContain(secretText);
-        // The swapper writes the harmless file in place: a copy may catch it part written, never anything else.
-        const copied = join(sandbox.allowed, destination, 'inner', 'file.txt');
-        if (existsSync(copied)) expect('harmless'.startsWith(readFileSync(copied, 'utf8'))).toBe(true);
-        expect(existsSync(join(sandbox.allowed, destination, 'secret.txt'))).toBe(false);
-        return result.isError === true ? 'refused' : 'done';
-      });
-      expect(seen.done).toBeGreaterThan(0);
-      expect(seen.refused).toBeGreaterThan(0);
-    } finally {
-      swapper.stop();
-    }
-  });
+  it(
+    'a source directory swapped for a link outside while copying never copies from outside',
+    async () => {
+      const swapper = await startLinkSwapper('directory', join(sandbox.allowed, 'racy'), sandbox.outside);
+      try {
+        const seen = await raceUntilBothSeen(async (index) => {
+          const destination = `racy-tree-${index}`;
+          const result = await call('copy_file', { source: 'racy', destination });
+          expect(JSON.stringify(result)).not.toContain(secretText);
+          // The swapper writes the harmless file in place: a copy may catch it part written, never anything else.
+          const copied = join(sandbox.allowed, destination, 'inner', 'file.txt');
+          if (existsSync(copied)) expect('harmless'.startsWith(readFileSync(copied, 'utf8'))).toBe(true);
+          expect(existsSync(join(sandbox.allowed, destination, 'secret.txt'))).toBe(false);
+          return result.isError === true ? 'refused' : 'done';
+        });
+        expect(seen.done).toBeGreaterThan(0);
+        expect(seen.refused).toBeGreaterThan(0);
+      } finally {
+        swapper.stop();
+      }
+    },
+    raceTimeoutMs,
+  );
 });
 
 describe('delete_file', () => {
@@ -277,21 +288,25 @@ describe('delete_file', () => {
     expect(readdirSync(wide)).toHaveLength(101);
   });
 
-  it('a directory swapped for a link outside while deleting never deletes outside', async () => {
-    const swapper = await startLinkSwapper('directory', join(sandbox.allowed, 'racy'), sandbox.outside);
-    try {
-      const seen = await raceUntilBothSeen(async () => {
-        const result = await call('delete_file', { path: 'racy/inner', recursive: true });
-        expect(JSON.stringify(result)).not.toContain(secretText);
-        expect(readFileSync(join(sandbox.outside, 'inner', 'file.txt'), 'utf8')).toBe(secretText);
-        return result.isError === true ? 'refused' : 'done';
-      });
-      expect(seen.done).toBeGreaterThan(0);
-      expect(seen.refused).toBeGreaterThan(0);
-    } finally {
-      swapper.stop();
-    }
-  });
+  it(
+    'a directory swapped for a link outside while deleting never deletes outside',
+    async () => {
+      const swapper = await startLinkSwapper('directory', join(sandbox.allowed, 'racy'), sandbox.outside);
+      try {
+        const seen = await raceUntilBothSeen(async () => {
+          const result = await call('delete_file', { path: 'racy/inner', recursive: true });
+          expect(JSON.stringify(result)).not.toContain(secretText);
+          expect(readFileSync(join(sandbox.outside, 'inner', 'file.txt'), 'utf8')).toBe(secretText);
+          return result.isError === true ? 'refused' : 'done';
+        });
+        expect(seen.done).toBeGreaterThan(0);
+        expect(seen.refused).toBeGreaterThan(0);
+      } finally {
+        swapper.stop();
+      }
+    },
+    raceTimeoutMs,
+  );
 });
 
 describe('write_file with mode: "append"', () => {
@@ -330,18 +345,22 @@ describe('write_file with mode: "append"', () => {
     expectRefused(await append('null'));
   });
 
-  it('a file swapped for a link to the secret while appending never changes the secret', async () => {
-    const swapper = await startLinkSwapper('file', join(sandbox.allowed, 'racy.txt'), sandbox.secret);
-    try {
-      const seen = await raceUntilBothSeen(async () => {
-        const result = await append('racy.txt');
-        expect(readFileSync(sandbox.secret, 'utf8')).toBe(secretText);
-        return result.isError === true ? 'refused' : 'done';
-      });
-      expect(seen.done).toBeGreaterThan(0);
-      expect(seen.refused).toBeGreaterThan(0);
-    } finally {
-      swapper.stop();
-    }
-  });
+  it(
+    'a file swapped for a link to the secret while appending never changes the secret',
+    async () => {
+      const swapper = await startLinkSwapper('file', join(sandbox.allowed, 'racy.txt'), sandbox.secret);
+      try {
+        const seen = await raceUntilBothSeen(async () => {
+          const result = await append('racy.txt');
+          expect(readFileSync(sandbox.secret, 'utf8')).toBe(secretText);
+          return result.isError === true ? 'refused' : 'done';
+        });
+        expect(seen.done).toBeGreaterThan(0);
+        expect(seen.refused).toBeGreaterThan(0);
+      } finally {
+        swapper.stop();
+      }
+    },
+    raceTimeoutMs,
+  );
 });
