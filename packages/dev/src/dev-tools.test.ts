@@ -28,6 +28,7 @@ describe('@toolshed/dev', () => {
     expect(Object.keys(dev).sort()).toEqual([
       'buildBundles',
       'buildMcpbBundle',
+      'bundleLauncherPath',
       'bundledPackageDirectory',
       'inMemoryCallScript',
       'loadServerCli',
@@ -113,5 +114,38 @@ describe('@toolshed/dev', () => {
       'validate',
       join(staging, 'manifest.json'),
     ]);
+  });
+
+  it('starts a bundle with native addons through its launcher on macOS and Linux, and with node on Windows', async () => {
+    const [server] = dev.readProjectConfig(fixture).servers;
+    const cli = await dev.loadServerCli(fixture, server as dev.ServerPackage);
+    const manifest = dev.mcpbManifest(
+      server as dev.ServerPackage,
+      dev.readPackageManifest(fixture),
+      cli as dev.ServerCliShape,
+      {
+        nativeAddons: true,
+      },
+    );
+    const entry = `\${__dirname}/server/node_modules/notes-server/bin/notes-server.js`;
+    expect((manifest.server as { mcp_config: unknown }).mcp_config).toMatchObject({
+      command: 'sh',
+      args: [`\${__dirname}/server/start-server.sh`, entry],
+      platform_overrides: { win32: { command: 'node', args: [entry] } },
+    });
+    const staging = mkdtempSync(join(work, 'native-'));
+    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest));
+    execFileSync(process.execPath, [
+      dependencyBin('@anthropic-ai/mcpb', 'mcpb'),
+      'validate',
+      join(staging, 'manifest.json'),
+    ]);
+    // The launcher finds a Node and passes every argument through.
+    const launcher = new URL('../launcher/start-server.sh', import.meta.url).pathname;
+    expect(
+      execFileSync('sh', [launcher, '-e', 'console.log(process.argv.slice(1).join(","))', 'a b', 'c'], {
+        encoding: 'utf8',
+      }),
+    ).toBe('a b,c\n');
   });
 });

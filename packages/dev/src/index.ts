@@ -8,7 +8,12 @@
 export { type BuildBundlesOptions, buildBundles } from './build-bundles.ts';
 export { runDevCli } from './dev-cli.ts';
 export { type BundleInput, buildMcpbBundle } from './mcpb-bundle.ts';
-export { bundledPackageDirectory, type McpbManifestOptions, mcpbManifest } from './mcpb-manifest.ts';
+export {
+  bundledPackageDirectory,
+  bundleLauncherPath,
+  type McpbManifestOptions,
+  mcpbManifest,
+} from './mcpb-manifest.ts';
 export { type WriteOptionsTablesOptions, writeOptionsTables } from './options-tables.ts';
 export type { BundleSampleValue } from './pack-check/bundle-checks.ts';
 export { inMemoryCallScript, type SmokeCheck } from './pack-check/in-memory-call-script.ts';

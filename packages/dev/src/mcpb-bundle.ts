@@ -5,10 +5,10 @@
  * official `mcpb` tool.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dependencyBin } from './dependency-bin.ts';
-import { mcpbManifest } from './mcpb-manifest.ts';
+import { bundleLauncherPath, mcpbManifest } from './mcpb-manifest.ts';
 import type { PackageManifest } from './package-manifest.ts';
 import { loadServerCli, type ServerPackage } from './server-package.ts';
 
@@ -26,6 +26,11 @@ export interface BundleInput {
   output: string;
   /** Named as the author when package.json has none. */
   author?: string;
+}
+
+/** Whether an installed tree holds a compiled addon (`*.node`): better-sqlite3, sharp's libvips binding. */
+function hasNativeAddons(directory: string): boolean {
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' }).some((path) => path.endsWith('.node'));
 }
 
 function run(command: string, args: string[], cwd: string): string {
@@ -61,7 +66,13 @@ export async function buildMcpbBundle(input: BundleInput): Promise<Record<string
     serverDirectory,
   );
   const installed = run('tar', ['-xOzf', tarball, 'package/package.json'], root);
+  const nativeAddons = hasNativeAddons(join(serverDirectory, 'node_modules'));
+  if (nativeAddons) {
+    copyFileSync(new URL('../launcher/start-server.sh', import.meta.url), join(staging, bundleLauncherPath));
+    chmodSync(join(staging, bundleLauncherPath), 0o755);
+  }
   const manifest = mcpbManifest(server, JSON.parse(installed) as PackageManifest, cli, {
+    nativeAddons,
     ...(input.author === undefined ? {} : { author: input.author }),
   });
   writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

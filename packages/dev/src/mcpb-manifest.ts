@@ -68,11 +68,16 @@ export interface McpbManifestOptions {
   /** Named as the author when package.json has none. */
   author?: string;
   /**
-   * The file (inside the bundle) that `node` runs: the package's bin unless
-   * given — a launcher for servers with native addons, see `mcpb-launcher.ts`.
+   * The bundle holds native addons: on macOS and Linux the server starts
+   * through the launcher script (`bundleLauncherPath`) instead of the command
+   * `node`, which Claude Desktop on macOS runs in a process that refuses
+   * third-party native modules; Windows keeps `node`.
    */
-  launcher?: string;
+  nativeAddons?: boolean;
 }
+
+/** Where the launcher script sits inside a bundle with native addons. */
+export const bundleLauncherPath = 'server/start-server.sh';
 
 /**
  * The manifest.json of a server's bundle.
@@ -87,7 +92,7 @@ export function mcpbManifest(
   options: McpbManifestOptions = {},
 ): Record<string, unknown> {
   const [binName, binPath] = Object.entries(manifest.bin)[0] as [string, string];
-  const entryPoint = options.launcher ?? `${bundledPackageDirectory(manifest.name)}/${binPath.replace(/^\.\//, '')}`;
+  const entryPoint = `${bundledPackageDirectory(manifest.name)}/${binPath.replace(/^\.\//, '')}`;
   const operand = cli.definition.operands?.option;
   const userConfig: Record<string, UserConfigEntry> = {};
   const env: Record<string, string> = {};
@@ -138,10 +143,18 @@ export function mcpbManifest(
     server: {
       type: 'node',
       entry_point: entryPoint,
-      mcp_config: { command: 'node', args, env },
+      mcp_config:
+        options.nativeAddons === true
+          ? {
+              command: 'sh',
+              args: [`\${__dirname}/${bundleLauncherPath}`, ...args],
+              env,
+              platform_overrides: { win32: { command: 'node', args, env } },
+            }
+          : { command: 'node', args, env },
     },
     tools_generated: true,
-    // Native addons (better-sqlite3, sharp) are installed for the platform that builds the bundle.
+    // Native addons (better-sqlite3, sharp) are installed for the platform that builds the bundle: one bundle a platform.
     compatibility: {
       platforms: [process.platform],
       ...(floor === undefined ? {} : { runtimes: { node: `>=${floor}` } }),

@@ -78,7 +78,9 @@ export async function checkBundles(input: BundleChecksInput): Promise<void> {
     const sample = join(work, 'bundle-sample', name);
     mkdirSync(sample, { recursive: true });
     writeFileSync(join(sample, 'empty.db'), '');
-    const mcpConfig = (manifest.server as { mcp_config: { args: string[]; env: Record<string, string> } }).mcp_config;
+    const mcpConfig = (
+      manifest.server as { mcp_config: { command: string; args: string[]; env: Record<string, string> } }
+    ).mcp_config;
     const userConfig = manifest.user_config as UserConfig;
     // What a user fills in at install: the required settings only.
     const filled = (text: string) =>
@@ -90,6 +92,7 @@ export async function checkBundles(input: BundleChecksInput): Promise<void> {
       `${name} starts from its unpacked .mcpb with only the required settings filled in`,
       async () => {
         runCommand(process.execPath, [dependencyBin('@anthropic-ai/mcpb', 'mcpb'), 'unpack', bundle, unpacked], root);
+        // A bundle with native addons starts through its launcher script, which finds the Node on PATH.
         const [entry = '', ...args] = mcpConfig.args.map(filled);
         const env = {
           ...process.env,

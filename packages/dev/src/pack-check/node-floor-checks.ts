@@ -68,6 +68,7 @@ export async function checkNodeFloor(input: NodeFloorInput): Promise<void> {
     PATH: `${dirname(floorNode)}:${process.env.PATH ?? ''}`,
     npm_config_nodedir: join(floorDirectory, 'node_modules', nodePackage),
   };
+  const failedBefore = log.failures.length;
   log.check(`the tarballs install on Node ${floor}`, () =>
     runCommand(
       floorNode,
@@ -78,13 +79,15 @@ export async function checkNodeFloor(input: NodeFloorInput): Promise<void> {
         '--no-fund',
         '--prefer-offline',
         '--loglevel=error',
+        ...input.dependencyTarballs,
         ...packed.map(({ tarball }) => tarball),
       ],
       floorInstall,
       floorEnv,
     ),
   );
-  await input.startBins(floorNode, floorInstall, `Node ${floor}`);
+  // Nothing to start when the install failed; the failure above says why.
+  if (log.failures.length === failedBefore) await input.startBins(floorNode, floorInstall, `Node ${floor}`);
 
   // An older Node, when the machine has one: one line naming the version needed, never a crash.
   const machineNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path));
