@@ -2,6 +2,7 @@ import { createRateLimiter, PathGuard } from '@toolshed/guards';
 import { createMcpServer, LocalError, type McpServer, packageVersion, parseOptions } from '@toolshed/mcp-core';
 import type { StateStore } from '@toolshed/state';
 import { type EmailAddress, parseEmailAddress } from './email-address.ts';
+import { createEmailPreviewView } from './email-preview-view.ts';
 import type { EmailServerContext } from './email-server-context.ts';
 import {
   defaultOutboxDirectory,
@@ -227,6 +228,7 @@ export function createEmailServer(input: EmailServerOptions = {}, runtime: Email
         { guard: context.attachments, limits },
       ),
     ],
+    resources: [createEmailPreviewView()],
     // The tool refuses with its own message, naming the operator's switch.
     whenElicitationUnavailable: 'decline',
     onClose: async () => {

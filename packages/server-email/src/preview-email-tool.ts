@@ -1,8 +1,9 @@
 import { createUntrustedTextFence } from '@toolshed/guards';
-import { defineTool, structuredResult, type Tool, textContent } from '@toolshed/mcp-core';
+import { defineTool, structuredResult, type Tool, textContent, toolViewMeta } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { describeAddress, type EmailAddress } from './email-address.ts';
 import { messageArguments } from './email-arguments.ts';
+import { emailPreviewViewUri } from './email-preview-view.ts';
 import type { EmailServerContext } from './email-server-context.ts';
 import { describeBlocked } from './message-draft.ts';
 import { prepareMessage } from './prepare-message.ts';
@@ -63,6 +64,8 @@ export function createPreviewEmailTool(context: EmailServerContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.preview_email,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // Clients that render views show the message as it would go out, with a Send that still asks the user.
+    meta: toolViewMeta({ resourceUri: emailPreviewViewUri }),
     async run(input, call) {
       const prepared = await prepareMessage(context, input, call.signal);
       // Loaded on the first preview, so that nodemailer is not on the start-up path.
