@@ -19,6 +19,8 @@ const forbidden: Record<string, readonly string[]> = {
   prompts: ['session', 'modern', 'transports', 'server', 'cli', 'testing'],
   resources: ['session', 'modern', 'transports', 'server', 'cli', 'testing'],
   apps: ['session', 'modern', 'transports', 'server', 'cli', 'testing'],
+  // Request telemetry sits beside the engine: the server picks it, and the CLI kit starts it.
+  telemetry: ['session', 'modern', 'transports', 'server', 'cli', 'testing'],
   session: ['modern', 'server', 'cli', 'testing'],
   modern: ['session', 'server', 'cli', 'testing'],
   transports: ['session', 'cli', 'testing'],
