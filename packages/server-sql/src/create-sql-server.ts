@@ -147,7 +147,8 @@ function serverFor(context: SqlServerContext, served: ServedTools, checked: Prom
     tools,
     resources: [
       ...(served.schemaTools ? context.databaseNames.map((name) => createSchemaResource(context, name)) : []),
-      ...(served.adHoc ? [createQueryView()] : []),
+      // The view shows query's rows and the vetted tools' alike.
+      ...(served.adHoc || served.vetted !== undefined ? [createQueryView()] : []),
     ],
     onClose: async () => {
       await Promise.all([...context.databases.values()].map((database) => database.close()));

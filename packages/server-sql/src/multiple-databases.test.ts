@@ -36,5 +36,9 @@ it('requires a database argument naming one of several (SDK v2 client)', async (
   });
   expect(answered.structuredContent).toMatchObject({ rows: [[250]] });
   const { resources } = await client.listResources();
-  expect(resources.map((resource) => resource.uri).sort()).toEqual(['sqlite://archive/schema', 'sqlite://shop/schema']);
+  expect(resources.map((resource) => resource.uri).sort()).toEqual([
+    'sqlite://archive/schema',
+    'sqlite://shop/schema',
+    'ui://toolshed-sql/query',
+  ]);
 });

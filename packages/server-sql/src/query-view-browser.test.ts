@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -34,7 +34,12 @@ interface HostEvent {
 describe.runIf(chromiumInstalled)('the query view in Chromium, with the official AppBridge as host', () => {
   beforeAll(async () => {
     sample = createSampleDatabase();
-    server = createSqlServer({ databases: sample.path });
+    const tools = join(sample.directory, 'tools.yaml');
+    writeFileSync(
+      tools,
+      'tools:\n  - name: orders_by_id\n    description: Every order, by id.\n    statement: SELECT id, total FROM orders ORDER BY id\n',
+    );
+    server = createSqlServer({ databases: sample.path, tools });
     client = await connectTestClient({ server }, { client: 'v2-modern', transport: 'memory', ui: true });
     const hostScript = await bundleAppBridgeHost();
     site = createServer((request, response) => {
@@ -64,6 +69,7 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
     toolInput: Record<string, unknown>,
     /** What a host that renames tools tells the view, as `<meta name="mcp-view-tool-names">`; the calls are routed back. */
     renamed?: { prefix: string },
+    tool = 'query',
   ): Promise<{ page: Page; problems: string[] }> {
     const page = await browser.context.newPage();
     const problems: string[] = [];
@@ -86,7 +92,7 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
       const names = JSON.stringify({ query_page: `${renamed.prefix}query_page` }).replaceAll('"', '&quot;');
       html = html.replace('<head>', `<head><meta name="mcp-view-tool-names" content="${names}">`);
     }
-    const toolResult = await client.callTool('query', toolInput);
+    const toolResult = await client.callTool(tool, toolInput);
     await page.evaluate((input) => (window as never as { mountView(input: unknown): Promise<void> }).mountView(input), {
       html,
       toolInput,
@@ -161,6 +167,23 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
     await expect.poll(() => frame.locator('#status').textContent()).toBe('Rows 51–100 of 1000');
     const calls = (await events(page)).filter((event) => event.type === 'tools/call');
     expect(calls.map((event) => event.params.name)).toEqual(['sql_query_page']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("pages and sorts a vetted tool's rows in the view, with no statement to run again", async () => {
+    const { page, problems } = await mount({}, undefined, 'orders_by_id');
+    const frame = viewFrame(page);
+    const status = frame.locator('#status');
+    await expect.poll(() => status.textContent()).toBe("Rows 1–50 of 100 (cut at the server's cap)");
+    await frame.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => status.textContent()).toBe("Rows 51–100 of 100 (cut at the server's cap)");
+    expect(await frame.locator('#rows tr td:first-child').first().textContent()).toBe('51');
+    await frame.locator('th button').nth(0).click();
+    await frame.locator('th button').nth(0).click();
+    await expect.poll(() => frame.locator('#rows tr td:first-child').first().textContent()).toBe('100');
+    expect((await events(page)).filter((event) => event.type === 'tools/call')).toEqual([]);
+    expect((await events(page)).some((event) => event.type === 'update-model-context')).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   });

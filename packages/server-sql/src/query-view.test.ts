@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { connectTestClient, type TestClient, testClientKinds } from '@toolshed/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countToolListTokens, toolTokenOverruns } from '../../../scripts/tool-tokens.ts';
@@ -126,6 +127,25 @@ describe('query_page', () => {
     expect(tools.map((tool) => tool.name)).toContain('query_page');
     expect(countToolListTokens(tools).tools.map((tool) => tool.name)).not.toContain('query_page');
     expect(toolTokenOverruns('sql', tools)).toEqual([]);
+  });
+});
+
+describe('vetted tools', () => {
+  it('show their rows in the same view, served when ad-hoc SQL is off too', async () => {
+    const tools = `${sample.directory}/view-tools.yaml`;
+    writeFileSync(
+      tools,
+      'tools:\n  - name: all_orders\n    description: Every order.\n    statement: SELECT id FROM orders\n',
+    );
+    const client = await connect('v2-modern', true, { tools, adHoc: false });
+    const listed = (await client.listTools()) as Listed[];
+    expect(listed.map((tool) => tool.name)).not.toContain('query_page');
+    expect(listed.find((tool) => tool.name === 'all_orders')?._meta).toEqual({
+      ui: { resourceUri: queryViewUri },
+      'ui/resourceUri': queryViewUri,
+    });
+    const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
+    expect((await sdk.readResource({ uri: queryViewUri })).contents[0]?.text).toBe(queryViewHtml());
   });
 });
 

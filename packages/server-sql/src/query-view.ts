@@ -122,8 +122,29 @@ function tellModel() {
     " in the query view" + (state.sort === null ? "" : ", sorted by column " + state.sort + (state.descending ? " descending" : " ascending")) + ".";
   mcpView.updateModelContext({ content: [{ type: "text", text: text }], structuredContent: view }).catch(function () {});
 }
+// Nulls last, numbers by value, everything else as text: the order query_page sorts in.
+function compareCells(a, b) {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return 1;
+  if (b === null || b === undefined) return -1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  var x = typeof a === "object" ? JSON.stringify(a) : String(a), y = typeof b === "object" ? JSON.stringify(b) : String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+// A vetted tool's result has no statement to page through: its rows are paged and sorted here.
+function pageLocally(offset) {
+  var rows = state.all.slice();
+  if (state.sort !== null) {
+    var column = state.sort, direction = state.descending ? -1 : 1;
+    rows.sort(function (a, b) { return direction * compareCells(a[column], b[column]); });
+  }
+  state.firstPage = false; state.offset = offset; state.rows = rows.slice(offset, offset + pageSize); state.total = state.all.length;
+  render();
+  tellModel();
+}
 function load(offset) {
   if (!state.input || state.busy) return;
+  if (typeof state.input.sql !== "string") { pageLocally(offset); return; }
   var args = { sql: state.input.sql, offset: offset, limit: pageSize };
   if (state.input.database !== undefined) args.database = state.input.database;
   if (state.input.params !== undefined) args.params = state.input.params;
@@ -160,7 +181,7 @@ mcpView.start({
       $("error").textContent = (result.content && result.content[0] && result.content[0].text) || "No rows to show.";
       return;
     }
-    state.columns = data.columns; state.rows = data.rows.slice(0, pageSize); state.offset = 0;
+    state.columns = data.columns; state.all = data.rows; state.rows = data.rows.slice(0, pageSize); state.offset = 0;
     state.total = data.row_count; state.truncated = data.truncated; state.firstPage = true;
     render();
     // When the first rows are on screen, for the bench: measured from the frame's start.
@@ -168,7 +189,11 @@ mcpView.start({
   }
 });`;
 
-/** The `query` view: the result as a sortable, pageable table with a chart of its first numeric column. */
+/**
+ * The `query` view, shown for the vetted tools too: the result as a sortable,
+ * pageable table with a chart of its last numeric column. Pages of `query`
+ * come from `query_page`; a vetted tool's rows are paged in the view.
+ */
 export const queryViewHtml: () => string = onFirstUse(() =>
   viewDocument({ title: 'Query result', style, body, script }),
 );

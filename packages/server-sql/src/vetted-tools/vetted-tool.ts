@@ -1,6 +1,7 @@
-import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
+import { defineTool, structuredResult, type Tool, ToolError, toolViewMeta } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { queryOutput } from '../query-tool.ts';
+import { queryViewUri } from '../query-view.ts';
 import { runOnDatabase, type SqlServerContext } from '../sql-server-context.ts';
 import { toolJsonSchemas } from '../tool-json-schemas.ts';
 import type { BoundStatement } from './statement-placeholders.ts';
@@ -74,6 +75,8 @@ export function createVettedTool(
     // The result is query's, so is its generated JSON Schema; the input shown is advertisedInputSchema.
     jsonSchemas: toolJsonSchemas.query,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // Rows like query's, shown in query's view.
+    meta: toolViewMeta({ resourceUri: queryViewUri }),
     async run(args, call) {
       try {
         await checked;
