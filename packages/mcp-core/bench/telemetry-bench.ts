@@ -122,7 +122,9 @@ async function startReceiver(): Promise<{ url: string; received(): Promise<numbe
     });
     server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`;
   const child = killOnExit(spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] }));
-  const port = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const port = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+  );
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
