@@ -15,6 +15,7 @@ import { createListMailboxesTool } from './list-mailboxes-tool.ts';
 import type { MailDelivery } from './mail-delivery.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { createMailboxChangeTools } from './mailbox-change-tools.ts';
+import { createMessageView } from './message-view.ts';
 import { createOAuth2TokenSource, type OAuth2TokenSource } from './oauth2-token-source.ts';
 import { createOutboxDelivery } from './outbox-delivery.ts';
 import { createPreviewEmailTool } from './preview-email-tool.ts';
@@ -228,7 +229,7 @@ export function createEmailServer(input: EmailServerOptions = {}, runtime: Email
         { guard: context.attachments, limits },
       ),
     ],
-    resources: [createEmailPreviewView()],
+    resources: [createEmailPreviewView(), ...(reading === undefined ? [] : [createMessageView()])],
     // The tool refuses with its own message, naming the operator's switch.
     whenElicitationUnavailable: 'decline',
     onClose: async () => {

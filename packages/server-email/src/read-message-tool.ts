@@ -1,9 +1,10 @@
 import { createUntrustedTextFence, neutraliseUntrustedText, untrustedLine } from '@toolshed/guards';
-import { defineTool, structuredResult, type Tool, ToolError } from '@toolshed/mcp-core';
+import { defineTool, structuredResult, type Tool, ToolError, toolViewMeta } from '@toolshed/mcp-core';
 import * as z from 'zod';
 import { htmlToPlainText } from './html-to-plain-text.ts';
 import type { MailReadingContext } from './mail-reading-context.ts';
 import { mailboxArgument, uidArgument } from './mailbox-arguments.ts';
+import { messageViewUri } from './message-view.ts';
 import { fetchParsedMessage } from './parsed-message.ts';
 import { toolJsonSchemas } from './tool-json-schemas.ts';
 
@@ -51,6 +52,8 @@ export function createReadMessageTool(context: MailReadingContext): Tool {
       }),
     jsonSchemas: toolJsonSchemas.read_message,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Clients that render views show the message as a reader, its body as text.
+    meta: toolViewMeta({ resourceUri: messageViewUri }),
     async run({ mailbox, uid, max_body_chars: maxCharacters }) {
       const message = await fetchParsedMessage(context, mailbox, uid);
       if (message === undefined)
