@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +15,11 @@ import { messageViewHtml, messageViewUri } from './message-view.ts';
 const chromiumInstalled = serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
 const dovecotInstalled = serviceGate(dovecotService, it);
 
-/** Where the tests leave a screenshot of the view, for the README. */
-const screenshots = new URL('../screenshots/', import.meta.url).pathname;
+/** The README's screenshot of the view: rewritten with TOOLSHED_UPDATE_SCREENSHOTS=1, else taken into a temporary directory. */
+const screenshots =
+  process.env.TOOLSHED_UPDATE_SCREENSHOTS === '1'
+    ? new URL('../screenshots/', import.meta.url).pathname
+    : join(tmpdir(), 'toolshed-view-screenshots');
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 

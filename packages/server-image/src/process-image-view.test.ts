@@ -14,8 +14,11 @@ import { processImageViewHtml, processImageViewUri } from './process-image-view.
 
 const chromiumInstalled = serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
 
-/** Where the tests leave a screenshot of the view, for the README. */
-const screenshots = new URL('../screenshots/', import.meta.url).pathname;
+/** The README's screenshot of the view: rewritten with TOOLSHED_UPDATE_SCREENSHOTS=1, else taken into a temporary directory. */
+const screenshots =
+  process.env.TOOLSHED_UPDATE_SCREENSHOTS === '1'
+    ? new URL('../screenshots/', import.meta.url).pathname
+    : join(tmpdir(), 'toolshed-view-screenshots');
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 

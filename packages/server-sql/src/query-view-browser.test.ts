@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-core/testing';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -14,8 +15,11 @@ import { queryViewUri } from './query-view.ts';
 
 const chromiumInstalled = serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
 
-/** Where the tests leave a screenshot of the view, for the README. */
-const screenshots = new URL('../screenshots/', import.meta.url).pathname;
+/** The README's screenshot of the view: rewritten with TOOLSHED_UPDATE_SCREENSHOTS=1, else taken into a temporary directory. */
+const screenshots =
+  process.env.TOOLSHED_UPDATE_SCREENSHOTS === '1'
+    ? new URL('../screenshots/', import.meta.url).pathname
+    : join(tmpdir(), 'toolshed-view-screenshots');
 
 let sample: SampleDatabase;
 let server: ReturnType<typeof createSqlServer>;
