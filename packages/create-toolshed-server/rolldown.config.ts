@@ -1,0 +1,11 @@
+import { defineConfig, type RolldownOptions } from 'rolldown';
+
+// One file per entry point; the templates are read from templates/ and generated/ beside dist/.
+const config: RolldownOptions = defineConfig({
+  input: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  platform: 'node',
+  external: [/^node:/, /^validate-npm-package-name/],
+  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+});
+
+export default config;
