@@ -16,25 +16,36 @@ import {
   type PackedWorkspace,
   packWorkspace,
   run,
+  unbuiltPackages,
   useWorkspaceTarballs,
   workspace,
 } from './__fixtures__/packed-workspace.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'create-toolshed-server-e2e-'));
 const endToEndTimeoutMs = 30 * 60_000;
+let work: string;
 let packed: PackedWorkspace;
 
+// It packs what `pnpm build` made, which `pnpm test` runs first. Run without a build, it skips and says so; in CI
+// it fails instead.
+const unbuilt = unbuiltPackages();
+const skipped = unbuilt.length > 0 && process.env.CI !== 'true';
+if (skipped) console.warn(`end-to-end test skipped: ${unbuilt.join(', ')} not built (pnpm build)`);
+
 beforeAll(() => {
+  if (skipped) return;
+  work = mkdtempSync(join(tmpdir(), 'create-toolshed-server-e2e-'));
   packed = packWorkspace(work);
 }, endToEndTimeoutMs);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }), endToEndTimeoutMs);
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+}, endToEndTimeoutMs);
 
 function create(args: readonly string[]) {
   return spawnSync(process.execPath, [packed.generator, ...args], { cwd: work, encoding: 'utf8' });
 }
 
-describe.each([
+describe.skipIf(skipped).each([
   [
     'with the destructive example, HTTP and pnpm',
     ['--destructive-example', '--transports', 'stdio,http', '--package-manager', 'pnpm'],
@@ -70,7 +81,7 @@ describe.each([
   );
 });
 
-describe('the generator from its tarball refuses, in one line and writing nothing', () => {
+describe.skipIf(skipped)('the generator from its tarball refuses, in one line and writing nothing', () => {
   it.each([
     [
       'a non-empty directory',

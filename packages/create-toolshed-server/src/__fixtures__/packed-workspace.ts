@@ -58,11 +58,15 @@ function waitForReleaseVersions(): void {
   }
 }
 
+/** The packages to pack that have no build yet. */
+export function unbuiltPackages(): string[] {
+  return packedDirectories.filter((directory) => !existsSync(join(workspace, directory, 'dist')));
+}
+
 /** Packs mcp-core, dev and the generator (built first) into `work`, and installs the generator from its tarball. */
 export function packWorkspace(work: string): PackedWorkspace {
-  for (const directory of packedDirectories) {
-    if (!existsSync(join(workspace, directory, 'dist'))) throw new Error(`${directory} is not built: pnpm build first`);
-  }
+  const unbuilt = unbuiltPackages();
+  if (unbuilt.length > 0) throw new Error(`${unbuilt.join(', ')} not built: pnpm build first`);
   waitForReleaseVersions();
   const tarballs = join(work, 'tarballs');
   mkdirSync(tarballs, { recursive: true });
