@@ -99,7 +99,7 @@ export async function checkBundles(input: BundleChecksInput): Promise<void> {
           ...Object.fromEntries(Object.entries(mcpConfig.env).map(([key, value]) => [key, filled(value)])),
         };
         await listToolsOverStdio({
-          node: process.execPath,
+          node: mcpConfig.command === 'node' ? process.execPath : mcpConfig.command,
           binPath: entry,
           name: `${name} bundle`,
           args,
