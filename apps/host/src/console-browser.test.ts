@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-core/testing';
+import { chromiumService, launchChromium } from '@toolshed/view-testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumBinary, launchChromium } from './__fixtures__/chromium-browser.ts';
 import { parseHostConfig } from './config/load-config.ts';
 import type { PendingApproval } from './console/approval-broker.ts';
 import { type ConsoleServerHandle, serveConsole } from './console/console-server.ts';
@@ -14,7 +14,7 @@ import { createTokenStore, type TokenStore } from './console/console-token-store
 import { fieldId } from './console/schema-form.ts';
 import { createHost, type Host } from './create-host.ts';
 
-const chromiumInstalled = serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
+const chromiumInstalled = serviceGate(chromiumService, it);
 
 /** A name only the browser resolves (to 127.0.0.1): what a DNS-rebinding page would be served from. */
 const rebindingName = 'rebinding.example';

@@ -8,8 +8,8 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { serviceGate } from '@toolshed/mcp-core/testing';
 import type { StateStore } from '@toolshed/state';
 import { type PostgresStateServer, postgresStateService } from '@toolshed/state/testing';
+import { chromiumService, launchChromium } from '@toolshed/view-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumBinary, launchChromium } from './__fixtures__/chromium-browser.ts';
 import { consoleLogin, decideInConsole } from './__fixtures__/console-session.ts';
 import { type HostReplica, startHostReplicaSet } from './__fixtures__/host-replica.ts';
 import { type NginxLoadBalancer, nginxBinary } from './__fixtures__/nginx-server.ts';
@@ -21,7 +21,7 @@ const clientInfo = { name: 'shared-state-test', version: '1.0.0' };
 const ready =
   serviceGate({ name: 'nginx', binary: nginxBinary, debianPackage: 'nginx' }, it) &&
   serviceGate(postgresStateService, it) &&
-  serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
+  serviceGate(chromiumService, it);
 
 type Replica = HostReplica;
 

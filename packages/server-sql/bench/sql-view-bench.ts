@@ -15,9 +15,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectTestClient } from '@toolshed/mcp-core/testing';
+import { bundleAppBridgeHost, launchChromium } from '@toolshed/view-testing';
 import { rolldown } from 'rolldown';
-import { launchChromium } from '../../../apps/host/src/__fixtures__/chromium-browser.ts';
-import { bundleAppBridgeHost } from '../src/__fixtures__/bundle-app-bridge-host.ts';
 import { createSampleDatabase } from '../src/__fixtures__/sample-database.ts';
 import { thousandRows } from '../src/__fixtures__/thousand-rows.ts';
 import { createSqlServer } from '../src/index.ts';
