@@ -1,25 +1,19 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient, testClientKinds } from '@toolshed/mcp-core/testing';
+import {
+  chromiumService,
+  startViewHost,
+  type ViewHost,
+  viewHtmlProblems,
+  viewScreenshotPath,
+} from '@toolshed/view-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumBinary, launchChromium } from '../../../apps/host/src/__fixtures__/chromium-browser.ts';
-import { bundleAppBridgeHost } from '../../server-sql/src/__fixtures__/bundle-app-bridge-host.ts';
 import { createEmailServer } from './create-email-server.ts';
 import { emailPreviewViewHtml, emailPreviewViewUri } from './email-preview-view.ts';
 
-const chromiumInstalled = serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
-
-/** The README's screenshot of the view: rewritten with TOOLSHED_UPDATE_SCREENSHOTS=1, else taken into a temporary directory. */
-const screenshots =
-  process.env.TOOLSHED_UPDATE_SCREENSHOTS === '1'
-    ? new URL('../screenshots/', import.meta.url).pathname
-    : join(tmpdir(), 'toolshed-view-screenshots');
-
-type Browser = Awaited<ReturnType<typeof launchChromium>>;
-type Page = Awaited<ReturnType<Browser['context']['newPage']>>;
+const chromiumInstalled = serviceGate(chromiumService, it);
 
 let directory: string;
 let outbox: string;
@@ -76,18 +70,13 @@ describe.each(testClientKinds)('the email preview view with the %s client', (kin
 });
 
 it('keeps the view within 30 KB, self-contained, with no http(s) source or link', () => {
-  const html = emailPreviewViewHtml();
-  expect(Buffer.byteLength(html)).toBeLessThanOrEqual(30 * 1024);
-  expect(html).not.toMatch(/\s(?:src|href|action|srcset)\s*=\s*["']?\s*(?:https?:)?\/\//i);
-  expect(html).not.toMatch(/<(?:link|iframe|object|embed|base)\b/i);
+  expect(viewHtmlProblems(emailPreviewViewHtml())).toEqual([]);
 });
 
 describe.runIf(chromiumInstalled)('the email preview view in Chromium, with the official AppBridge as host', () => {
   let server: ReturnType<typeof createEmailServer>;
   let client: TestClient;
-  let browser: Browser;
-  let site: Server;
-  let base: string;
+  let host: ViewHost;
   /** How the user answers send_email's question, and what they were asked. */
   let answer: 'accept' | 'decline' = 'decline';
   const asked: string[] = [];
@@ -106,60 +95,30 @@ describe.runIf(chromiumInstalled)('the email preview view in Chromium, with the 
         },
       },
     );
-    const hostScript = await bundleAppBridgeHost();
-    site = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(`<!doctype html><html><body><script>${hostScript}</script></body></html>`);
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    browser = await launchChromium();
+    host = await startViewHost();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await host?.close();
     await client?.close();
     await server?.close();
   });
 
-  async function mount(toolInput: Record<string, unknown>): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (line) => {
-      if (line.type() === 'error' || /Content.Security.Policy/i.test(line.text())) problems.push(line.text());
-    });
-    await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) =>
-      client.callTool(params.name, params.arguments ?? {}),
-    );
-    await page.goto(base);
+  async function mount(toolInput: Record<string, unknown>) {
     const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
     const html = (await sdk.readResource({ uri: emailPreviewViewUri })).contents[0]?.text;
     const toolResult = await client.callTool('preview_email', toolInput);
-    await page.evaluate(
-      (input) => (globalThis as never as { mountView(input: unknown): Promise<void> }).mountView(input),
-      { html, toolInput, toolResult },
-    );
-    return { page, problems };
-  }
-
-  function viewFrame(page: Page) {
-    const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
-    if (frame === undefined) throw new Error('the view frame is missing');
-    return frame;
+    return host.open({ html, toolInput, toolResult, callTool: (name, args) => client.callTool(name, args) });
   }
 
   it('shows the message as text, and Send waits for the human: no sends nothing, yes sends', async () => {
-    const { page, problems } = await mount(message);
-    const frame = viewFrame(page);
+    const { page, frame, problems } = await mount(message);
     await expect.poll(() => frame.locator('#subject').textContent()).toBe('Lunch');
     expect(await frame.locator('#to .who.ok').allTextContents()).toEqual(['Ana <ana@example.com>']);
     // The body is text: the tracking pixel in it is shown, never loaded.
     expect(await frame.locator('#body').textContent()).toContain('<img src="https://tracker.example.net/p.gif">');
     expect(await frame.locator('img').count()).toBe(0);
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, 'email-preview-view.png'), fullPage: true });
+    await page.screenshot({ path: viewScreenshotPath(import.meta.url, 'email-preview-view.png'), fullPage: true });
     answer = 'decline';
     await frame.getByRole('button', { name: 'Send…' }).click();
     await expect.poll(() => frame.locator('#status').textContent()).toBe('Not sent');
@@ -175,8 +134,7 @@ describe.runIf(chromiumInstalled)('the email preview view in Chromium, with the 
   });
 
   it('marks a recipient outside the allowlist and offers no Send', async () => {
-    const { page } = await mount({ ...message, to: ['ana@example.com', 'eve@elsewhere.test'] });
-    const frame = viewFrame(page);
+    const { page, frame } = await mount({ ...message, to: ['ana@example.com', 'eve@elsewhere.test'] });
     await expect.poll(() => frame.locator('#to .who.no').allTextContents()).toEqual(['eve@elsewhere.test']);
     expect(await frame.locator('#to .who.ok').allTextContents()).toEqual(['ana@example.com']);
     expect(await frame.locator('#blocked').textContent()).toMatch(/^Blocked \(allowlist\): eve@elsewhere.test/);

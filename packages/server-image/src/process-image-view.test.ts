@@ -1,26 +1,21 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient, testClientKinds } from '@toolshed/mcp-core/testing';
+import {
+  chromiumService,
+  startViewHost,
+  type ViewHost,
+  viewHtmlProblems,
+  viewScreenshotPath,
+} from '@toolshed/view-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumBinary, launchChromium } from '../../../apps/host/src/__fixtures__/chromium-browser.ts';
 import { toolTokenOverruns } from '../../../scripts/tool-tokens.ts';
-import { bundleAppBridgeHost } from '../../server-sql/src/__fixtures__/bundle-app-bridge-host.ts';
 import { photo } from './__fixtures__/sample-images.ts';
 import { createImageServer } from './create-image-server.ts';
 import { processImageViewHtml, processImageViewUri } from './process-image-view.ts';
 
-const chromiumInstalled = serviceGate({ name: 'Chromium', binary: chromiumBinary, debianPackage: 'chromium' }, it);
-
-/** The README's screenshot of the view: rewritten with TOOLSHED_UPDATE_SCREENSHOTS=1, else taken into a temporary directory. */
-const screenshots =
-  process.env.TOOLSHED_UPDATE_SCREENSHOTS === '1'
-    ? new URL('../screenshots/', import.meta.url).pathname
-    : join(tmpdir(), 'toolshed-view-screenshots');
-
-type Browser = Awaited<ReturnType<typeof launchChromium>>;
+const chromiumInstalled = serviceGate(chromiumService, it);
 
 let directory: string;
 let images: string;
@@ -79,52 +74,27 @@ describe.each(testClientKinds)('the before/after view with the %s client', (kind
 });
 
 it('keeps the view within 30 KB, self-contained, with no http(s) source or link', () => {
-  const html = processImageViewHtml();
-  expect(Buffer.byteLength(html)).toBeLessThanOrEqual(30 * 1024);
-  expect(html).not.toMatch(/\s(?:src|href|action|srcset)\s*=\s*["']?\s*(?:https?:)?\/\//i);
-  expect(html).not.toMatch(/<(?:link|iframe|object|embed|base)\b/i);
+  expect(viewHtmlProblems(processImageViewHtml())).toEqual([]);
 });
 
 describe.runIf(chromiumInstalled)('the before/after view in Chromium, with the official AppBridge as host', () => {
   let imageServer: ReturnType<typeof createImageServer>;
   let client: TestClient;
-  let browser: Browser;
-  let site: Server;
-  let base: string;
+  let host: ViewHost;
 
   beforeAll(async () => {
     imageServer = server();
     client = await connectTestClient({ server: imageServer }, { client: 'v2-modern', transport: 'memory', ui: true });
-    const hostScript = await bundleAppBridgeHost();
-    site = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(`<!doctype html><html><body><script>${hostScript}</script></body></html>`);
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    browser = await launchChromium();
+    host = await startViewHost();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await host?.close();
     await client?.close();
     await imageServer?.close();
   });
 
   it('shows the result from the tool result and the input from preview_source_image', async () => {
-    const page = await browser.context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) {
-        problems.push(`console: ${message.text()}`);
-      }
-    });
-    await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) =>
-      client.callTool(params.name, params.arguments ?? {}),
-    );
-    await page.goto(base);
     const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
     const html = (await sdk.readResource({ uri: processImageViewUri })).contents[0]?.text;
     const toolInput = {
@@ -136,12 +106,17 @@ describe.runIf(chromiumInstalled)('the before/after view in Chromium, with the o
     };
     const toolResult = await client.callTool('process_image', toolInput);
     expect(toolResult.isError).toBeUndefined();
-    await page.evaluate(
-      (input) => (globalThis as never as { mountView(input: unknown): Promise<void> }).mountView(input),
-      { html, toolInput, toolResult },
-    );
-    const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
-    if (frame === undefined) throw new Error('the view frame is missing');
+    const {
+      page,
+      frame,
+      problems,
+      events: hostEvents,
+    } = await host.open({
+      html,
+      toolInput,
+      toolResult,
+      callTool: (name, args) => client.callTool(name, args),
+    });
     const loaded = (id: string) =>
       frame.evaluate((which) => {
         const image = (
@@ -163,16 +138,13 @@ describe.runIf(chromiumInstalled)('the before/after view in Chromium, with the o
     expect(sizes).toEqual(['landscape', 'portrait']);
     expect(await frame.locator('#beforeLabel').textContent()).toBe('Before · 2400 × 1600 px, jpeg');
     expect(await frame.locator('#afterLabel').textContent()).toBe('After · 1600 × 2400 px, jpeg');
-    const events = (await page.evaluate(
-      () => (globalThis as never as { hostEvents: { type: string; params: Record<string, unknown> }[] }).hostEvents,
-    )) as { type: string; params: Record<string, unknown> }[];
+    const events = await hostEvents();
     expect(events.find((event) => event.type === 'tools/call')?.params).toEqual({
       name: 'preview_source_image',
       arguments: { path: picture },
     });
     expect(events.some((event) => event.type === 'size-changed')).toBe(true);
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, 'before-after-view.png'), fullPage: true });
+    await page.screenshot({ path: viewScreenshotPath(import.meta.url, 'before-after-view.png'), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
   });
