@@ -11,6 +11,7 @@
 
 export { awaitTask } from './testing/await-task.ts';
 export { type BareClient, connectBareClient } from './testing/bare-client.ts';
+export { binTelemetryCases, type TimedTestRegistrar } from './testing/bin-telemetry-cases.ts';
 export { binTelemetryProblems } from './testing/bin-telemetry-problems.ts';
 export { type BinUnderTest, checkBin } from './testing/check-bin.ts';
 export { type ConnectableClient, connectInMemory, type InMemoryConnection } from './testing/connect-in-memory.ts';
