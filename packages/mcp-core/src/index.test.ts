@@ -75,6 +75,7 @@ it('pins the public API: adding to it is a decision', () => {
     'JsonRpcFailure',
     'alivePids',
     'awaitTask',
+    'binTelemetryCases',
     'binTelemetryProblems',
     'binTestCases',
     'checkBin',
