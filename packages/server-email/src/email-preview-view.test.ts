@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient, testClientKinds } from '@toolshed/mcp-core/testing';
 import {
   chromiumService,
+  readViewResource,
   startViewHost,
   type ViewHost,
   viewHtmlProblems,
@@ -51,12 +52,7 @@ describe.each(testClientKinds)('the email preview view with the %s client', (kin
         ui: { resourceUri: emailPreviewViewUri },
         'ui/resourceUri': emailPreviewViewUri,
       });
-      const sdk = client.sdk as {
-        readResource(params: {
-          uri: string;
-        }): Promise<{ contents: { mimeType?: string; text?: string; _meta?: unknown }[] }>;
-      };
-      const [view] = (await sdk.readResource({ uri: emailPreviewViewUri })).contents;
+      const view = await readViewResource(client, emailPreviewViewUri);
       expect(view).toMatchObject({ mimeType: 'text/html;profile=mcp-app', text: emailPreviewViewHtml() });
       expect(view?._meta).toEqual({
         ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] } },
@@ -105,8 +101,7 @@ describe.runIf(chromiumInstalled)('the email preview view in Chromium, with the 
   });
 
   async function mount(toolInput: Record<string, unknown>) {
-    const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
-    const html = (await sdk.readResource({ uri: emailPreviewViewUri })).contents[0]?.text;
+    const html = (await readViewResource(client, emailPreviewViewUri))?.text;
     const toolResult = await client.callTool('preview_email', toolInput);
     return host.open({ html, toolInput, toolResult, callTool: (name, args) => client.callTool(name, args) });
   }

@@ -1,6 +1,7 @@
 import { connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-core/testing';
 import {
   chromiumService,
+  readViewResource,
   startViewHost,
   type ViewHost,
   viewHtmlProblems,
@@ -65,10 +66,7 @@ describe.runIf(chromiumInstalled && dovecotInstalled)('the message view, against
       ui: { resourceUri: messageViewUri },
       'ui/resourceUri': messageViewUri,
     });
-    const sdk = client.sdk as {
-      readResource(params: { uri: string }): Promise<{ contents: { mimeType?: string; text?: string }[] }>;
-    };
-    const [view] = (await sdk.readResource({ uri: messageViewUri })).contents;
+    const view = await readViewResource(client, messageViewUri);
     expect(view?.mimeType).toBe('text/html;profile=mcp-app');
     const found = await client.callTool('search_messages', { subject: 'shipped' });
     const uid = (found.structuredContent as { messages: { uid: number }[] }).messages[0]?.uid;

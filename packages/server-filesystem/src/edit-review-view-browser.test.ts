@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-core/testing';
-import { chromiumService, startViewHost, type ViewHost, viewScreenshotPath } from '@toolshed/view-testing';
+import {
+  chromiumService,
+  readViewResource,
+  startViewHost,
+  type ViewHost,
+  viewScreenshotPath,
+} from '@toolshed/view-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFilesystemServer } from './create-filesystem-server.ts';
 import { editReviewViewUri } from './edit-review-view.ts';
@@ -30,8 +36,7 @@ describe.runIf(chromiumInstalled)('the edit review in Chromium, with the officia
   });
 
   async function mount(toolInput: Record<string, unknown>) {
-    const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
-    const html = (await sdk.readResource({ uri: editReviewViewUri })).contents[0]?.text;
+    const html = (await readViewResource(client, editReviewViewUri))?.text;
     const toolResult = await client.callTool('edit_file', toolInput);
     return host.open({ html, toolInput, toolResult, callTool: (name, args) => client.callTool(name, args) });
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient, testClientKinds } from '@toolshed/mcp-core/testing';
 import {
   chromiumService,
+  readViewResource,
   startViewHost,
   type ViewHost,
   viewHtmlProblems,
@@ -95,8 +96,7 @@ describe.runIf(chromiumInstalled)('the before/after view in Chromium, with the o
   });
 
   it('shows the result from the tool result and the input from preview_source_image', async () => {
-    const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
-    const html = (await sdk.readResource({ uri: processImageViewUri })).contents[0]?.text;
+    const html = (await readViewResource(client, processImageViewUri))?.text;
     const toolInput = {
       path: picture,
       operations: [

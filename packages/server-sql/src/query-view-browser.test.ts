@@ -1,7 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-core/testing';
-import { chromiumService, startViewHost, type ViewHost, viewScreenshotPath } from '@toolshed/view-testing';
+import {
+  chromiumService,
+  readViewResource,
+  startViewHost,
+  type ViewHost,
+  viewScreenshotPath,
+} from '@toolshed/view-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDatabase, type SampleDatabase } from './__fixtures__/sample-database.ts';
 import { thousandRows } from './__fixtures__/thousand-rows.ts';
@@ -42,8 +48,7 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
     renamed?: { prefix: string },
     tool = 'query',
   ) {
-    const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
-    let html = (await sdk.readResource({ uri: queryViewUri })).contents[0]?.text ?? '';
+    let html = (await readViewResource(client, queryViewUri))?.text ?? '';
     if (renamed !== undefined) {
       const names = JSON.stringify({ query_page: `${renamed.prefix}query_page` }).replaceAll('"', '&quot;');
       html = html.replace('<head>', `<head><meta name="mcp-view-tool-names" content="${names}">`);

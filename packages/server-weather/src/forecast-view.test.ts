@@ -1,6 +1,7 @@
 import { connectTestClient, serviceGate, type TestClient, testClientKinds } from '@toolshed/mcp-core/testing';
 import {
   chromiumService,
+  readViewResource,
   startViewHost,
   type ViewHost,
   viewHtmlProblems,
@@ -47,12 +48,7 @@ describe.each(testClientKinds)('the forecast view with the %s client', (kind) =>
         ui: { resourceUri: forecastViewUri },
         'ui/resourceUri': forecastViewUri,
       });
-      const sdk = client.sdk as {
-        readResource(params: {
-          uri: string;
-        }): Promise<{ contents: { mimeType?: string; text?: string; _meta?: unknown }[] }>;
-      };
-      const [view] = (await sdk.readResource({ uri: forecastViewUri })).contents;
+      const view = await readViewResource(client, forecastViewUri);
       expect(view).toMatchObject({ mimeType: 'text/html;profile=mcp-app', text: forecastViewHtml() });
       expect(view?._meta).toEqual({
         ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] } },
@@ -89,8 +85,7 @@ describe.runIf(chromiumInstalled)('the forecast view in Chromium, with the offic
   });
 
   it('renders the card from the result, charts the hours and shows the alert banner', async () => {
-    const sdk = client.sdk as { readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }> };
-    const html = (await sdk.readResource({ uri: forecastViewUri })).contents[0]?.text;
+    const html = (await readViewResource(client, forecastViewUri))?.text;
     const toolInput = { location: 'Denver', days: 3, hours: 8 };
     const toolResult = await client.callTool('get_forecast', toolInput);
     const {
