@@ -3,8 +3,9 @@
  * the generator run from its tarball into empty directories, and each generated project installed against those
  * tarballs without the registry (pnpm `--offline`, every package from the store this workspace was installed
  * from), then its own lint, typecheck, tests, build, pack check (which validates server.json, builds and starts the
- * .mcpb, and starts the bin on this Node and on the lowest the engines allow) and bundle. Two projects cover every
- * flag: one with the destructive example, HTTP and pnpm; one read-only, stdio only, npm. Slow by nature: minutes.
+ * .mcpb, and starts the bin on this Node and on the lowest the engines allow), bundle and, over HTTP, the official
+ * MCP conformance suite. Two projects cover every flag: one with the destructive example, HTTP and pnpm; one
+ * read-only, stdio only, npm. Slow by nature: minutes.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -53,7 +54,7 @@ describe.skipIf(skipped).each([
   ['read-only, stdio only, npm', ['--no-destructive-example', '--transports', 'stdio', '--package-manager', 'npm']],
 ])('a project %s', (_label, flags) => {
   it(
-    'is written into an empty directory, installs offline, and passes its lint, typecheck, tests, build, pack check and bundle',
+    'is written into an empty directory, installs offline, and passes its lint, typecheck, tests, build, conformance suite (with HTTP), pack check and bundle',
     () => {
       const name = `e2e-${flags.includes('pnpm') ? 'full' : 'minimal'}`;
       const created = create([name, '--description', 'Notes you can search', '--github', `example/${name}`, ...flags]);
@@ -70,6 +71,10 @@ describe.skipIf(skipped).each([
       run('pnpm', ['run', 'typecheck'], project);
       run('pnpm', ['test'], project);
       run('pnpm', ['run', 'build'], project);
+      if (flags.includes('stdio,http')) {
+        const conformance = run('pnpm', ['run', 'conformance'], project);
+        expect(conformance.match(/Passed: (\d+)\/\1, 0 failed, 0 warnings/g)).toHaveLength(6);
+      }
       const packCheck = run('pnpm', ['exec', 'toolshed-dev', 'pack-check', '--with', packed.mcpCore], project);
       expect(packCheck).toMatch(/pack check: 1 packages packed, installed and started/);
       expect(packCheck).toMatch(/\.mcpb built and valid for the official mcpb tool/);

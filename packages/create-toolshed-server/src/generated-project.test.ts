@@ -74,7 +74,14 @@ describe.each([
     expect(JSON.parse(await serverJson(directory, server))).toEqual(
       JSON.parse(readFileSync(join(directory, 'server.json'), 'utf8')),
     );
-    for (const file of ['package.json', 'README.md', 'AGENTS.md', 'src/create-server.ts', '.github/workflows/ci.yml']) {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'AGENTS.md',
+      'src/create-server.ts',
+      'scripts/conformance.js',
+      '.github/workflows/ci.yml',
+    ]) {
       expect(readFileSync(join(directory, file), 'utf8'), file).not.toMatch(/__[A-Z]|#if |#endif/);
     }
   });
@@ -87,6 +94,7 @@ it('pins the dependency versions this workspace builds and tests with', () => {
     ),
   );
   const root = JSON.parse(readFileSync(join(workspace, 'package.json'), 'utf8')).devDependencies;
+  const conformanceFixture = JSON.parse(readFileSync(join(workspace, 'apps/conformance-fixture/package.json'), 'utf8'));
   // Without a pre-release tag: the pack check bumps versions for its run.
   const version = (directory: string) =>
     `^${JSON.parse(readFileSync(join(workspace, directory, 'package.json'), 'utf8')).version.replace(/-.*$/, '')}`;
@@ -97,6 +105,7 @@ it('pins the dependency versions this workspace builds and tests with', () => {
     '@biomejs/biome': root['@biomejs/biome'],
     '@changesets/cli': root['@changesets/cli'],
     '@modelcontextprotocol/client': catalog['@modelcontextprotocol/client'],
+    '@modelcontextprotocol/conformance': conformanceFixture.devDependencies['@modelcontextprotocol/conformance'],
     '@modelcontextprotocol/sdk': catalog['@modelcontextprotocol/sdk'],
     '@types/node': catalog['@types/node'],
     ajv: catalog.ajv,

@@ -77,7 +77,8 @@ function targetPath(relativePath: string, options: CreateOptions, values: Record
   const parts = relativePath.split(/[\\/]/).map((part) => renamed[part] ?? part);
   const file = parts.at(-1) as string;
   if (file.includes('[destructive]') && !options.destructiveExample) return undefined;
-  parts[parts.length - 1] = file.replace('[destructive]', '');
+  if (file.includes('[http]') && !options.http) return undefined;
+  parts[parts.length - 1] = file.replace('[destructive]', '').replace('[http]', '');
   return parts.join('/').replaceAll('__BIN_NAME__', values.BIN_NAME as string);
 }
 
