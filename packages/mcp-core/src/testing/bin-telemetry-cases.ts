@@ -16,16 +16,21 @@ export type TimedTestRegistrar = (name: string, body: () => Promise<void>, timeo
  * describe('my-server with OTEL_* set', () => binTelemetryCases(it, () => ({ bin: [binPath] })));
  */
 export function binTelemetryCases(test: TimedTestRegistrar, target: () => BinUnderTest): void {
+  // A generous cap, not a speed bar: each case starts a Node process that may load the bin from TypeScript source.
+  const timeoutMs = 60_000;
   for (const [client, transport] of binTestCases) {
-    test(`${client} client over ${transport}: the bin sends its spans`, async () => {
-      const receiver = await startOtlpReceiver();
-      try {
-        const problems = await binTelemetryProblems(target(), client, transport, receiver);
-        if (problems.length > 0) throw new Error(`the bin's tools/list span: ${problems.join('; ')}`);
-      } finally {
-        await receiver.close();
-      }
-    }, // A generous cap, not a speed bar: each case starts a Node process that may load the bin from TypeScript source.
-    60_000);
+    test(
+      `${client} client over ${transport}: the bin sends its spans`,
+      async () => {
+        const receiver = await startOtlpReceiver();
+        try {
+          const problems = await binTelemetryProblems(target(), client, transport, receiver);
+          if (problems.length > 0) throw new Error(`the bin's tools/list span: ${problems.join('; ')}`);
+        } finally {
+          await receiver.close();
+        }
+      },
+      timeoutMs,
+    );
   }
 }
