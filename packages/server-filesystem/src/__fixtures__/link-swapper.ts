@@ -45,7 +45,8 @@ export async function startLinkSwapper(
   target: string,
 ): Promise<LinkSwapper> {
   const child: ChildProcess = spawn(process.execPath, ['-e', swappers[kind], racy, target], { stdio: 'ignore' });
-  await expect.poll(() => existsSync(racy)).toBe(true);
+  // A new Node process may take seconds to start on a busy machine.
+  await expect.poll(() => existsSync(racy), { timeout: 30_000 }).toBe(true);
   return { stop: () => child.kill('SIGKILL') };
 }
 
