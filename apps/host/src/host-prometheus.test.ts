@@ -107,18 +107,14 @@ describe.runIf(serviceGate(prometheus, it))('Prometheus scraping three host repl
     const total = 'sum(mcp_server_operation_duration_count{mcp_method_name="tools/call"})';
     const up = 'count(up{job="toolshed"} == 1)';
     // Polled until every replica was scraped once its calls were done: a hang guard, not a speed bar.
-    const deadline = Date.now() + 90_000;
-    let seen = '';
-    while (Date.now() < deadline) {
+    const scraped = async () => {
       const [replicasUp] = await query(up);
       const [sum] = await query(total);
-      seen = `${replicasUp?.value[1]} replicas up, sum ${sum?.value[1]}`;
-      if (replicasUp?.value[1] === String(replicaCount) && sum?.value[1] === String(replicaCount * callsPerReplica)) {
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(seen).toBe(`${replicaCount} replicas up, sum ${replicaCount * callsPerReplica}`);
+      return `${replicasUp?.value[1]} replicas up, sum ${sum?.value[1]}`;
+    };
+    await expect
+      .poll(scraped, { timeout: 90_000, interval: 250 })
+      .toBe(`${replicaCount} replicas up, sum ${replicaCount * callsPerReplica}`);
     const buckets = await query(
       'count by (le) (mcp_server_operation_duration_bucket{mcp_method_name="tools/call",gen_ai_tool_name="files_list_directory"})',
     );
@@ -126,5 +122,5 @@ describe.runIf(serviceGate(prometheus, it))('Prometheus scraping three host repl
     expect(bounds.map(Number).sort((a, b) => a - b)).toEqual(mcpDurationBuckets);
     expect(buckets.map((bucket) => bucket.metric.le)).toContain('+Inf');
     for (const bucket of buckets) expect(bucket.value[1]).toBe(String(replicaCount));
-  });
+  }, 120_000);
 });
