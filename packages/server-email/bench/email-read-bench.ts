@@ -1,111 +1,181 @@
 /**
- * One search and 20 reads on a 10,000-message Dovecot mailbox, through the
- * server over an in-memory MCP connection and through imapflow used
- * directly (the floor), in one run, against the same Dovecot. The floor does
- * the least a program needs for the same answers: EXAMINE once, the same
- * SEARCH, one FETCH of the hits' envelopes, flags, sizes and structures,
- * then each message's source fetched with BODY.PEEK and parsed by
- * mailparser. The server does that plus its snippets, fences and caps.
- * Reports the median and p90 per round and the ratio server ÷ floor.
+ * One search and 20 reads on a 10,000-message Dovecot mailbox: the built
+ * bin over stdio, driven by the official MCP SDK client (`search_messages`,
+ * then `read_message` for each hit), against imapflow used directly in this
+ * process doing the same IMAP work (bench/imapflow-mail-reader.ts), in one
+ * run against the same Dovecot over IMAPS, taking turns round by round.
  *
- *   pnpm --filter @toolshed/server-email bench
+ * First it counts the IMAP commands, round trips and bytes each side sends
+ * for a round, through a counting proxy on Dovecot's plain port
+ * (bench/imap-command-counter.ts): the two must match. Then it times the
+ * rounds and reports medians, the spread (p25–p75, p90), the ratio of the
+ * medians and the median of the ratios of each round's pair, the CPU per
+ * round of the bin (from /proc/<pid>/stat) and of this process, and the load
+ * average.
+ *
+ *   pnpm --filter @toolshed/server-email build
+ *   node packages/server-email/bench/email-read-bench.ts
+ *
+ * BENCH_ROUNDS (60), BENCH_MESSAGES (10,000); BENCH_CPU_PROF=<directory>
+ * writes a CPU profile of the bin there.
  */
-import { connectBareClient } from '@toolshed/mcp-core/testing';
-import { simpleParser } from 'mailparser';
-import { imapOptions, startDovecot } from '../src/__fixtures__/dovecot-server.ts';
-import { directImapClient } from '../src/__fixtures__/mailbox-snapshot.ts';
-import { createEmailServer } from '../src/index.ts';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDovecot } from '../src/__fixtures__/dovecot-server.ts';
 import { benchSender, fillBenchMailbox } from './bench-mailbox.ts';
+import { startImapCommandCounter, trafficLine } from './imap-command-counter.ts';
+import { type ImapflowEndpoint, openImapflowMailReader } from './imapflow-mail-reader.ts';
+import { processCpuSeconds, type StdioMcpClient, startStdioMcpClient } from './stdio-mcp-client.ts';
 
 const messageCount = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 60);
+const cpuProfileDirectory = process.env.BENCH_CPU_PROF;
 const reads = 20;
+const bin = new URL('../bin/toolshed-email.js', import.meta.url).pathname;
 
-function percentile(samples: number[], fraction: number): number {
+function percentile(samples: readonly number[], fraction: number): number {
   const sorted = [...samples].sort((left, right) => left - right);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
 }
 
+/** The server's side of a round: the search, then a read of each hit; the messages read with a body. */
+async function throughServer(server: StdioMcpClient, from: string): Promise<number> {
+  const search = await server.call('search_messages', { from, limit: reads });
+  const hits = (search.structuredContent as { messages: { uid: number }[] }).messages;
+  let read = 0;
+  for (const hit of hits) {
+    const message = await server.call('read_message', { uid: hit.uid });
+    if ((message.structuredContent as { body: string }).body !== '') read++;
+  }
+  return read;
+}
+
+if (!existsSync(new URL('../dist/toolshed-email.js', import.meta.url))) {
+  throw new Error('Build the package first: pnpm --filter @toolshed/server-email build');
+}
 const dovecot = await startDovecot();
+const scratch = mkdtempSync(join(tmpdir(), 'toolshed-email-read-'));
 try {
   fillBenchMailbox(dovecot, messageCount);
-
-  const direct = await directImapClient(dovecot);
-  await direct.mailboxOpen('INBOX', { readOnly: true });
-  const floor = async (from: string): Promise<number> => {
-    const found = (await direct.search({ from }, { uid: true })) || [];
-    const chosen = [...found].sort((left, right) => right - left).slice(0, reads);
-    for await (const _message of direct.fetch(
-      chosen,
-      { uid: true, flags: true, envelope: true, internalDate: true, size: true, bodyStructure: true },
-      { uid: true },
-    )) {
-      // Consumed, as a program would.
-    }
-    let characters = 0;
-    for (const uid of chosen) {
-      const message = await direct.fetchOne(
-        String(uid),
-        { uid: true, flags: true, size: true, source: true },
-        { uid: true },
-      );
-      if (message === false || message.source === undefined) throw new Error(`uid ${uid} missing`);
-      characters += (await simpleParser(message.source)).text?.length ?? 0;
-    }
-    return characters;
+  const caFile = join(scratch, 'ca.pem');
+  writeFileSync(caFile, dovecot.ca);
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: scratch,
+    XDG_CONFIG_HOME: scratch,
+    XDG_STATE_HOME: scratch,
+    TOOLSHED_EMAIL_IMAP_PASSWORD: dovecot.password,
   };
+  const login = { user: dovecot.user, password: dovecot.password };
+  const startServer = (port: number, security: 'tls' | 'none', nodeArgs: readonly string[] = []) =>
+    startStdioMcpClient({
+      bin,
+      args: [
+        ...['--imap-host', '127.0.0.1', '--imap-port', String(port), '--imap-user', dovecot.user],
+        ...(security === 'tls' ? ['--imap-ca', caFile] : ['--imap-security', 'none']),
+        ...['--outbox', join(scratch, 'outbox')],
+      ],
+      env,
+      nodeArgs,
+    });
 
-  const server = createEmailServer({ outboxDirectory: `${dovecot.maildir}/../outbox`, imap: imapOptions(dovecot) });
-  const client = await connectBareClient(server);
-  const throughServer = async (from: string): Promise<number> => {
-    const search = await client.callTool('search_messages', { from, limit: reads });
-    const hits = (search.structuredContent as { messages: { uid: number }[] }).messages;
-    let characters = 0;
-    for (const hit of hits) {
-      const read = await client.callTool('read_message', { uid: hit.uid });
-      characters += String((read.structuredContent as { body: string }).body).length;
-    }
-    return characters;
-  };
+  // The IMAP each side sends: the first round (with the connection's set-up) and a round on the kept connection.
+  const counter = await startImapCommandCounter(dovecot.imapPort);
+  const plain: ImapflowEndpoint = { port: counter.port, ca: undefined, ...login };
+  const traces: string[] = [];
+  {
+    counter.reset();
+    const reader = await openImapflowMailReader(plain);
+    await reader.searchAndRead(benchSender(0), reads);
+    traces.push(`| imapflow, first round | ${trafficLine(counter.traffic())} |`);
+    counter.reset();
+    await reader.searchAndRead(benchSender(1), reads);
+    traces.push(`| imapflow, next round | ${trafficLine(counter.traffic())} |`);
+    await reader.close();
+    const server = await startServer(counter.port, 'none');
+    counter.reset();
+    await throughServer(server, benchSender(0));
+    traces.push(`| toolshed-email, first round | ${trafficLine(counter.traffic())} |`);
+    counter.reset();
+    await throughServer(server, benchSender(1));
+    traces.push(`| toolshed-email, next round | ${trafficLine(counter.traffic())} |`);
+    await server.close();
+  }
+  await counter.close();
 
-  const sender = benchSender;
-  // The first search builds Dovecot's caches; both sides then run warm, in turn, so neither always runs first.
-  await floor(sender(0));
-  await throughServer(sender(0));
+  const reader = await openImapflowMailReader({ port: dovecot.imapsPort, ca: dovecot.ca, ...login });
+  const server = await startServer(
+    dovecot.imapsPort,
+    'tls',
+    cpuProfileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDirectory}`],
+  );
+  // The first search builds Dovecot's caches and the server's connection; both sides then run warm.
+  const readByEach = [await reader.searchAndRead(benchSender(0), reads), await throughServer(server, benchSender(0))];
+  if (readByEach.some((count) => count !== reads)) throw new Error(`not ${reads} messages read: ${readByEach}`);
+  const loadBefore = loadavg();
   const floorSamples: number[] = [];
   const serverSamples: number[] = [];
+  const cpu = { floor: 0, serverBin: 0, serverClient: 0 };
   for (let round = 0; round < rounds; round++) {
-    for (const [samples, run] of round % 2 === 0
-      ? ([
-          [floorSamples, floor],
-          [serverSamples, throughServer],
-        ] as const)
-      : ([
-          [serverSamples, throughServer],
-          [floorSamples, floor],
-        ] as const)) {
+    const from = benchSender(round);
+    const runFloor = async () => {
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
-      await run(sender(round));
-      samples.push(performance.now() - started);
+      await reader.searchAndRead(from, reads);
+      floorSamples.push(performance.now() - started);
+      const used = process.cpuUsage(cpuBefore);
+      cpu.floor += (used.user + used.system) / 1e6;
+    };
+    const runServer = async () => {
+      const binBefore = processCpuSeconds(server.pid);
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      await throughServer(server, from);
+      serverSamples.push(performance.now() - started);
+      const used = process.cpuUsage(cpuBefore);
+      cpu.serverClient += (used.user + used.system) / 1e6;
+      cpu.serverBin += processCpuSeconds(server.pid) - binBefore;
+    };
+    if (round % 2 === 0) {
+      await runFloor();
+      await runServer();
+    } else {
+      await runServer();
+      await runFloor();
     }
   }
+  const loadAfter = loadavg();
   await server.close();
-  await direct.logout();
+  await reader.close();
 
-  const floorMedian = percentile(floorSamples, 0.5);
-  const serverMedian = percentile(serverSamples, 0.5);
+  const row = (name: string, samples: readonly number[], cpuMs: string) =>
+    `| ${name} | ${percentile(samples, 0.5).toFixed(1)} | ${percentile(samples, 0.25).toFixed(1)}–${percentile(samples, 0.75).toFixed(1)} | ${percentile(samples, 0.9).toFixed(1)} | ${cpuMs} |`;
+  const perRound = (seconds: number) => ((seconds * 1000) / rounds).toFixed(1);
+  const pairRatios = serverSamples.map((sample, index) => sample / (floorSamples[index] as number));
   console.log(
-    `node ${process.version}, Dovecot ${messageCount.toLocaleString('en')} messages in INBOX, ${rounds} rounds of 1 search + ${reads} reads`,
+    `node ${process.version}, Dovecot, ${messageCount.toLocaleString('en')} messages in INBOX, ${rounds} rounds of 1 search + ${reads} reads each side, taking turns; load average ${loadBefore.map((load) => load.toFixed(2)).join(' ')} before, ${loadAfter.map((load) => load.toFixed(2)).join(' ')} after`,
   );
   console.log('');
-  console.log('| | p50 ms | p90 ms |');
-  console.log('| --- | ---: | ---: |');
-  console.log(
-    `| imapflow used directly (floor) | ${floorMedian.toFixed(1)} | ${percentile(floorSamples, 0.9).toFixed(1)} |`,
-  );
-  console.log(`| toolshed-email | ${serverMedian.toFixed(1)} | ${percentile(serverSamples, 0.9).toFixed(1)} |`);
+  console.log('| IMAP per round | commands; round trips; bytes |');
+  console.log('| --- | --- |');
+  for (const line of traces) console.log(line);
   console.log('');
-  console.log(`server ÷ floor (p50): ${(serverMedian / floorMedian).toFixed(2)}×`);
+  console.log('| 1 search + 20 reads | p50 ms | p25–p75 ms | p90 ms | CPU ms per round |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  console.log(row('imapflow used directly, in process', floorSamples, perRound(cpu.floor)));
+  console.log(
+    row(
+      'toolshed-email over stdio, SDK client',
+      serverSamples,
+      `${perRound(cpu.serverBin)} bin + ${perRound(cpu.serverClient)} client`,
+    ),
+  );
+  console.log('');
+  console.log(
+    `server ÷ imapflow: ${(percentile(serverSamples, 0.5) / percentile(floorSamples, 0.5)).toFixed(2)}× (medians); ${percentile(pairRatios, 0.5).toFixed(2)}× (median of each round's pair, p25–p75 ${percentile(pairRatios, 0.25).toFixed(2)}–${percentile(pairRatios, 0.75).toFixed(2)})`,
+  );
 } finally {
+  rmSync(scratch, { recursive: true, force: true });
   await dovecot.stop();
 }
