@@ -12,6 +12,7 @@ import {
 } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHostConfig } from './config/load-config.ts';
+import { auditPage } from './console/audit-page.ts';
 import { createHost, type Host } from './create-host.ts';
 import { loadHostTelemetry } from './telemetry/host-telemetry.ts';
 
@@ -161,6 +162,15 @@ describe('one trace from the client through the host to its upstreams', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .find((each) => each.trace_id === caller.traceId);
     expect(row).toMatchObject({ tool: 'files_write_file', outcome: 'ok' });
+    // So does the store's row, which the console's Audit page finds by the trace id.
+    const { records } = await host.store().audit.query({ traceId: caller.traceId, limit: 10 });
+    expect(records.find((record) => record.outcome === 'ok')).toMatchObject({
+      tool: 'files_write_file',
+      trace_id: caller.traceId,
+    });
+    const page = String(await auditPage(host, new URLSearchParams({ trace: caller.traceId })));
+    expect(page).toContain(`<td class="trace-id">${caller.traceId}</td>`);
+    expect(page).toContain(`of ${records.length} matching`);
   });
 
   it('a foreign stdio server receives a traceparent whose parent is the host’s CLIENT span', async () => {

@@ -50,6 +50,8 @@ export interface AuditRecord {
   outcome: AuditOutcome;
   duration_ms?: number | undefined;
   error?: string | undefined;
+  /** The W3C trace id (32 hex digits) of the call's trace, when telemetry was on. */
+  trace_id?: string | undefined;
 }
 
 export type AuditStart = Omit<AuditRecord, 'outcome' | 'duration_ms' | 'error' | 'replica'>;
@@ -66,6 +68,8 @@ export interface AuditQuery {
   /** Part of the tool's name, any case. */
   tool?: string | undefined;
   outcome?: string | undefined;
+  /** The calls of one trace (its W3C trace id). */
+  traceId?: string | undefined;
   /** ISO times, inclusive. */
   from?: string | undefined;
   to?: string | undefined;

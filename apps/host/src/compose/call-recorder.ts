@@ -4,7 +4,7 @@ import { type AuditEntry, redactSecrets } from './audit-log.ts';
 /** What is known of a call when it starts. */
 export type CallStart = Pick<
   AuditEntry,
-  'id' | 'time' | 'caller' | 'server' | 'tool' | 'upstream_tool' | 'arguments_sha256' | 'approval'
+  'id' | 'time' | 'caller' | 'server' | 'tool' | 'upstream_tool' | 'arguments_sha256' | 'approval' | 'trace_id'
 >;
 
 /**

@@ -36,6 +36,7 @@ export function auditFilterOf(query: URLSearchParams): { filter: AuditFilter; pa
       server: nonEmpty(query.get('server')),
       tool: nonEmpty(query.get('tool')),
       outcome: nonEmpty(query.get('outcome')),
+      traceId: nonEmpty(query.get('trace')),
       from: timeBound(query.get('from'), false),
       to: timeBound(query.get('to'), true),
     },
@@ -45,8 +46,9 @@ export function auditFilterOf(query: URLSearchParams): { filter: AuditFilter; pa
 
 /**
  * The audit record from the state store — every replica's calls, the same on
- * every replica — filtered by server, tool, outcome and time, a page at a
- * time, newest first.
+ * every replica — filtered by server, tool, outcome, trace and time, a page
+ * at a time, newest first. A call's trace id, when telemetry was on, is the
+ * way from its row to its trace in a tracing backend, and back.
  */
 export async function auditPage(host: Host, query: URLSearchParams): Promise<SafeHtml> {
   if (!host.auditEnabled)
@@ -66,16 +68,17 @@ export async function auditPage(host: Host, query: URLSearchParams): Promise<Saf
 <div><label for="filter-server">Server</label><select id="filter-server" name="server"><option value="">any</option>${result.servers.map((server) => html`<option${server === filter.server ? html` selected` : ''}>${server}</option>`)}</select></div>
 <div><label for="filter-tool">Tool contains</label><input type="text" id="filter-tool" name="tool" value="${value('tool')}"></div>
 <div><label for="filter-outcome">Outcome</label><select id="filter-outcome" name="outcome"><option value="">any</option>${outcomes.map((outcome) => html`<option${outcome === filter.outcome ? html` selected` : ''}>${outcome}</option>`)}</select></div>
+<div><label for="filter-trace">Trace id</label><input type="text" id="filter-trace" name="trace" value="${value('trace')}" pattern="[0-9a-fA-F]{32}" size="32"></div>
 <div><label for="filter-from">From (UTC)</label><input type="datetime-local" id="filter-from" name="from" value="${value('from')}"></div>
 <div><label for="filter-to">To (UTC)</label><input type="datetime-local" id="filter-to" name="to" value="${value('to')}"></div>
 <div><button type="submit">Filter</button> <a href="/audit">Clear</a></div>
 </form>
 <p role="status" class="audit-count">Calls ${first}–${last} of ${result.matching} matching (${result.total} in the record), page ${page + 1} of ${pages}.</p>
 <table class="audit">
-<thead><tr><th scope="col">Time (UTC)</th><th scope="col">Caller</th><th scope="col">Server</th><th scope="col">Tool</th><th scope="col">Approval</th><th scope="col">Outcome</th><th scope="col">ms</th><th scope="col">Error</th></tr></thead>
+<thead><tr><th scope="col">Time (UTC)</th><th scope="col">Caller</th><th scope="col">Server</th><th scope="col">Tool</th><th scope="col">Approval</th><th scope="col">Outcome</th><th scope="col">ms</th><th scope="col">Error</th><th scope="col">Trace</th></tr></thead>
 <tbody>${result.records.map(
     (entry) =>
-      html`<tr><td>${entry.time}</td><td>${entry.caller}</td><td>${entry.server}</td><td>${entry.tool}</td><td>${entry.approval}</td><td class="outcome-${entry.outcome}">${entry.outcome}</td><td>${entry.duration_ms ?? ''}</td><td>${entry.error ?? ''}</td></tr>`,
+      html`<tr><td>${entry.time}</td><td>${entry.caller}</td><td>${entry.server}</td><td>${entry.tool}</td><td>${entry.approval}</td><td class="outcome-${entry.outcome}">${entry.outcome}</td><td>${entry.duration_ms ?? ''}</td><td>${entry.error ?? ''}</td><td class="trace-id">${entry.trace_id ?? ''}</td></tr>`,
   )}</tbody>
 </table>
 <nav class="pages" aria-label="Pages">${page > 0 ? html`<a href="${link(page - 1)}" rel="prev">Newer</a>` : ''}${page + 1 < pages ? html`<a href="${link(page + 1)}" rel="next">Older</a>` : ''}</nav>`;

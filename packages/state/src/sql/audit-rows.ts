@@ -22,6 +22,7 @@ type AuditRow = {
   outcome: string;
   duration_ms: number | null;
   error: string | null;
+  trace_id: string | null;
 };
 
 const startColumns = [
@@ -34,6 +35,7 @@ const startColumns = [
   'upstream_tool',
   'arguments_sha256',
   'approval',
+  'trace_id',
 ] as const;
 
 function recordOf(row: AuditRow): AuditRecord {
@@ -50,6 +52,7 @@ function recordOf(row: AuditRow): AuditRecord {
     outcome: row.outcome as AuditRecord['outcome'],
     ...(row.duration_ms === null ? {} : { duration_ms: Number(row.duration_ms) }),
     ...(row.error === null ? {} : { error: row.error }),
+    ...(row.trace_id === null ? {} : { trace_id: row.trace_id }),
   };
 }
 
@@ -72,12 +75,13 @@ export interface AuditRowJournal {
 const insertOne = `INSERT INTO toolshed_audit (${startColumns.join(', ')}, outcome)
   VALUES (${startColumns.map((_, index) => `$${index + 1}`).join(', ')}, 'started')`;
 /** A call that started and ended before its start was written: one row with both. */
-export const insertWhole: string = `INSERT INTO toolshed_audit (${startColumns.slice(0, -1).join(', ')},
-  approval, outcome, duration_ms, error, finished_at) VALUES (${Array.from({ length: 13 }, (_, index) => `$${index + 1}`).join(', ')})
+export const insertWhole: string = `INSERT INTO toolshed_audit (${startColumns.slice(0, 8).join(', ')},
+  approval, outcome, duration_ms, error, finished_at, trace_id)
+  VALUES (${Array.from({ length: 14 }, (_, index) => `$${index + 1}`).join(', ')})
   ON CONFLICT (id) DO NOTHING`;
 
 /** PostgreSQL: the starts of many calls in one statement, a column an array. */
-const startTypes = ['text', 'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text'];
+const startTypes = ['text', 'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
 const insertMany = `INSERT INTO toolshed_audit (${startColumns.join(', ')}, outcome)
   SELECT *, 'started' FROM unnest(${startTypes.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})`;
 
@@ -85,6 +89,26 @@ const insertMany = `INSERT INTO toolshed_audit (${startColumns.join(', ')}, outc
 export const insertOneUnlessPresent: string = `${insertOne} ON CONFLICT (id) DO NOTHING`;
 export const completeOne: string = `UPDATE toolshed_audit SET approval = $1, outcome = $2, duration_ms = $3, error = $4,
   finished_at = $5 WHERE id = $6`;
+
+/** The parameters each kind of row takes; a journal line written before `trace_id` has one fewer. */
+const parameterCounts = { start: startColumns.length, complete: 6, whole: 14 } as const;
+
+/**
+ * The statement and parameters that apply one journalled row. Lines from a
+ * journal written before the trace id was recorded lack it at the end: it
+ * is then null, so an old journal still replays.
+ */
+export function auditRowStatement(operation: AuditRowOperation): { statement: string; parameters: unknown[] } {
+  const [kind, row] = operation;
+  const statement = kind === 'start' ? insertOneUnlessPresent : kind === 'whole' ? insertWhole : completeOne;
+  const parameters = row.length < parameterCounts[kind] ? [...row, null] : row;
+  return { statement, parameters };
+}
+
+/** One row for a call whose start is still in a journal and whose end came: the start's columns with the end's. */
+export function wholeRowOf(start: readonly unknown[], completion: readonly unknown[]): unknown[] {
+  return [...start.slice(0, 8), ...completion.slice(0, 5), start[9] ?? null];
+}
 
 /**
  * The audit record as rows: one written when a call starts and completed
@@ -109,6 +133,7 @@ export function createAuditRows(
     record.upstream_tool,
     record.arguments_sha256,
     record.approval,
+    record.trace_id ?? null,
   ];
   const completionRow = (item: Completion) => [
     item.approval,
@@ -160,6 +185,7 @@ export function createAuditRows(
       };
       if (filter.server !== undefined) add((p) => `server = ${p}`, filter.server);
       if (filter.outcome !== undefined) add((p) => `outcome = ${p}`, filter.outcome);
+      if (filter.traceId !== undefined) add((p) => `trace_id = ${p}`, filter.traceId.toLowerCase());
       if (filter.tool !== undefined) {
         add(
           (p) => (sql.dialect === 'postgres' ? `strpos(lower(tool), ${p}) > 0` : `instr(lower(tool), ${p}) > 0`),

@@ -56,6 +56,14 @@ export const migrations: readonly { version: number; statements: readonly string
     // Where the replica holding a parked call answers, so that a retry reaching another replica is relayed to it.
     statements: ['ALTER TABLE toolshed_parked_calls ADD COLUMN endpoint TEXT'],
   },
+  {
+    version: 4,
+    // The trace of each call when telemetry is on, so an operator goes from an audit row to its trace and back.
+    statements: [
+      'ALTER TABLE toolshed_audit ADD COLUMN trace_id TEXT',
+      'CREATE INDEX toolshed_audit_by_trace ON toolshed_audit (trace_id) WHERE trace_id IS NOT NULL',
+    ],
+  },
 ];
 
 /** Applies the migrations not applied yet, in order, in one transaction that holds the migration lock. */

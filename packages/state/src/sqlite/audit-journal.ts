@@ -1,5 +1,4 @@
-import type { AuditRowOperation } from '../sql/audit-rows.ts';
-import { completeOne, insertOneUnlessPresent, insertWhole } from '../sql/audit-rows.ts';
+import { type AuditRowOperation, auditRowStatement, wholeRowOf } from '../sql/audit-rows.ts';
 import { processRuns, processStart } from './process-identity.ts';
 import type { SqliteExecutor } from './sqlite-executor.ts';
 
@@ -65,7 +64,7 @@ export class AuditJournal {
     const started = kind === 'complete' ? this.#pendingStarts.get(row[5]) : undefined;
     const start = started === undefined ? undefined : this.#pending[started];
     if (started !== undefined && start !== undefined) {
-      this.#pending[started] = ['whole', [...start[1].slice(0, 8), ...row.slice(0, 5)]];
+      this.#pending[started] = ['whole', wholeRowOf(start[1], row)];
       this.#pendingStarts.delete(row[5]);
     } else {
       if (kind === 'start') this.#pendingStarts.set(row[0], this.#pending.length);
@@ -99,7 +98,7 @@ export class AuditJournal {
     // Waits for no other transaction, then applies and empties the journal without yielding in between.
     await this.#sql.transactionNow(
       (run) => {
-        for (const [kind, row] of this.#pending) run(statementOf(kind), row);
+        for (const operation of this.#pending) apply(run, operation);
       },
       () => {
         this.#pending = [];
@@ -146,13 +145,14 @@ export class AuditJournal {
         }
       }
       await sql.transactionNow((run) => {
-        for (const [kind, row] of operations) run(statementOf(kind), row);
+        for (const operation of operations) apply(run, operation);
       });
       unlinkSync(path);
     }
   }
 }
 
-function statementOf(kind: AuditRowOperation[0]): string {
-  return kind === 'start' ? insertOneUnlessPresent : kind === 'whole' ? insertWhole : completeOne;
+function apply(run: (statement: string, parameters: unknown[]) => void, operation: AuditRowOperation): void {
+  const { statement, parameters } = auditRowStatement(operation);
+  run(statement, parameters);
 }
