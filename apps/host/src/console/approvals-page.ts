@@ -11,7 +11,13 @@ function decisionForm(approval: PendingApproval, csrf: string, approve: boolean)
 }
 
 /** The waiting calls, each with its exact arguments, preview and the two buttons; what the live updates replace. */
-export function approvalList(pending: readonly PendingApproval[], csrf: string, now: number = Date.now()): SafeHtml {
+export function approvalList(
+  pending: readonly PendingApproval[],
+  csrf: string,
+  now: number = Date.now(),
+  /** The view of each waiting call's tool, by approval id, shown with its arguments. */
+  views: ReadonlyMap<string, SafeHtml> = new Map(),
+): SafeHtml {
   if (pending.length === 0) return html`<p class="hint" data-empty>No call is waiting for approval.</p>`;
   return html`${pending.map(
     (
@@ -21,6 +27,7 @@ export function approvalList(pending: readonly PendingApproval[], csrf: string, 
 <p>${approval.reason} Asked by <strong>${approval.caller}</strong> at ${new Date(approval.requestedAt).toISOString()}; expires in ${Math.max(0, Math.round((approval.expiresAt - now) / 1000))} s unless decided.</p>
 <h3>Arguments</h3>
 <pre class="arguments">${JSON.stringify(approval.arguments, null, 2)}</pre>
+${views.get(approval.id)}
 ${approval.preview === undefined ? '' : html`<h3>Preview</h3><pre class="preview">${approval.preview}</pre>`}
 <p class="hint">Arguments digest (SHA-256): <code>${approval.argumentsDigest}</code></p>
 ${decisionForm(approval, csrf, true)}${decisionForm(approval, csrf, false)}
@@ -28,7 +35,11 @@ ${decisionForm(approval, csrf, true)}${decisionForm(approval, csrf, false)}
   )}`;
 }
 
-export function approvalsPage(pending: readonly PendingApproval[], csrf: string): SafeHtml {
+export function approvalsPage(
+  pending: readonly PendingApproval[],
+  csrf: string,
+  views: ReadonlyMap<string, SafeHtml> = new Map(),
+): SafeHtml {
   return html`<p>Calls from clients that cannot ask their user wait here. An approval is for this call only: this caller, this tool, these exact arguments, once.</p>
-<div data-live-approvals aria-live="polite">${approvalList(pending, csrf)}</div>`;
+<div data-live-approvals aria-live="polite">${approvalList(pending, csrf, Date.now(), views)}</div>`;
 }

@@ -42,6 +42,11 @@ button.danger { background: var(--danger); color: #fff; border: 1px solid var(--
 .filters label { margin: 0; }
 .pages { display: flex; gap: 1rem; align-items: center; }
 .result-image { max-width: 100%; border: 1px solid var(--line); }
+.view { margin: .5rem 0 1rem; }
+.view-frame { display: block; width: 100%; height: 160px; border: 1px solid var(--line); background: transparent; }
+.view-log:empty { display: none; }
+.view-log { border-left: 4px solid var(--line); padding: .2rem .8rem; margin: .4rem 0; }
+.view-log p { margin: .3rem 0; white-space: pre-wrap; }
 .secret { font-size: 1.05rem; user-select: all; }
 .login { max-width: 28rem; margin: 4rem auto; }
 `;

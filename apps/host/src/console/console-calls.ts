@@ -1,7 +1,12 @@
-import { type CallToolResult, createInMemoryTransportPair } from '@toolshed/mcp-core';
+import { type CallToolResult, createInMemoryTransportPair, uiExtension, viewMimeType } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
 import { hostVersion } from '../host-version.ts';
 import { UpstreamSession } from '../upstream/upstream-session.ts';
+import type { ViewDocument } from './view-mounts.ts';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 // Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
 const { randomBytes } = process.getBuiltinModule('node:crypto');
@@ -27,7 +32,8 @@ const keptPerUser = 20;
  * user has their own in-memory connection, named after them, so the audit
  * log and the approvals page say who called. The connection declares no
  * elicitation, so a tool that needs approval waits on the approvals page
- * like any call from a client that cannot ask.
+ * like any call from a client that cannot ask. It declares MCP Apps: the
+ * console renders views, and their app-only tools are called through it.
  */
 export class ConsoleCalls {
   readonly #host: Host;
@@ -48,7 +54,7 @@ export class ConsoleCalls {
         const connection = new UpstreamSession(clientSide);
         await connection.connect({
           clientInfo: { name: `toolshed-console:${user}`, version: hostVersion },
-          capabilities: {},
+          capabilities: { extensions: { [uiExtension]: { mimeTypes: [viewMimeType] } } },
           probeTimeLimitMs: 1000,
         });
         return connection;
@@ -90,6 +96,29 @@ export class ConsoleCalls {
         call.finishedAt = Date.now();
       });
     return call;
+  }
+
+  /** A view's call of a tool, made for `user` as theirs: the same approvals and audit as any call. */
+  async callFromView(user: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const session = await this.#sessionOf(user);
+    return (await session.request(
+      'tools/call',
+      { name: tool, arguments: args },
+      { signal: this.#controller.signal },
+    )) as CallToolResult;
+  }
+
+  /** A tool's view read through the host, as `user`; undefined when it is not a view. */
+  async readView(user: string, uri: string): Promise<ViewDocument | undefined> {
+    const session = await this.#sessionOf(user);
+    const read = (await session.request('resources/read', { uri }, { signal: this.#controller.signal })) as {
+      contents?: { uri?: unknown; mimeType?: unknown; text?: unknown; _meta?: unknown }[];
+    };
+    const content = read.contents?.find((entry) => entry.uri === uri) ?? read.contents?.[0];
+    if (content === undefined || content.mimeType !== viewMimeType || typeof content.text !== 'string')
+      return undefined;
+    const ui = isRecord(content._meta) ? content._meta.ui : undefined;
+    return { uri, html: content.text, policy: isRecord(ui) && isRecord(ui.csp) ? ui.csp : undefined };
   }
 
   /** A call of `user`'s; another user's calls are not theirs to see. */

@@ -31,6 +31,7 @@ export function consolePage(options: LayoutOptions): string {
 <title>${options.title} · Toolshed console</title>
 <link rel="stylesheet" href="/assets/console.css">
 <script src="/assets/console.js" defer></script>
+<script src="/assets/view-host.js" defer></script>
 ${options.head}
 </head>
 <body>

@@ -44,10 +44,12 @@ export function createRequestGuard(bindHost: string, allowedHosts: readonly stri
   };
 }
 
+const consolePolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 /** Headers on every console response: nothing but the console's own files runs, and no other site may frame it. */
 export const securityHeaders: Readonly<Record<string, string>> = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': consolePolicy,
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   // Not no-referrer: with it Chromium sends `Origin: null` on form posts, and the same-origin check needs the real one.
@@ -57,3 +59,12 @@ export const securityHeaders: Readonly<Record<string, string>> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
   'cache-control': 'no-store',
 };
+
+/**
+ * The policy of a console page that may show views: the same, and frames only
+ * from the view listener's origin, so a view frame that navigates itself
+ * elsewhere is blocked rather than handed the messages meant for the view.
+ */
+export function pagePolicy(viewOrigin: string): Record<string, string> {
+  return { 'content-security-policy': `${consolePolicy}; frame-src ${viewOrigin}` };
+}

@@ -2,12 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, LocalError } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
+import type { PendingApproval } from './approval-broker.ts';
 import { approvalList, approvalsPage } from './approvals-page.ts';
 import { auditPage } from './audit-page.ts';
 import { consoleScript, consoleStylesheet } from './console-assets.ts';
 import { ConsoleCalls } from './console-calls.ts';
 import { type ConsolePageName, consolePage, notice } from './console-layout.ts';
-import { createRequestGuard, securityHeaders } from './console-request-guard.ts';
+import { createRequestGuard, pagePolicy, securityHeaders } from './console-request-guard.ts';
 import {
   type ConsoleSession,
   ConsoleSessions,
@@ -22,7 +23,12 @@ import { html, type SafeHtml } from './html.ts';
 import { editArray, readSchemaValue } from './schema-form-values.ts';
 import { serversPage } from './servers-page.ts';
 import { loginPage, tokensPage } from './tokens-page.ts';
+import { mountToolView } from './tool-view-mount.ts';
 import { callResultPage, findTool, toolListPage, tryItForm } from './try-it-page.ts';
+import { viewHostScript } from './view-host-script.ts';
+import { listenForViews } from './view-listener.ts';
+import { ViewMounts } from './view-mounts.ts';
+import { viewPanel } from './view-panel.ts';
 
 // Built-ins are taken with getBuiltinModule: imported as ES modules, node:crypto and node:http build a facade
 // of every export at start, lazy ones included (node:http's loads Node's whole bundled undici).
@@ -93,6 +99,13 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
   const sessions = new ConsoleSessions(host.store);
   const calls = new ConsoleCalls(host);
   const streams = new Set<ServerResponse>();
+  const mounts = new ViewMounts();
+  const views = await listenForViews({ mounts, listenHost, checkHost: guard.checkHost });
+  /** The console's origin as this request reached it, and the view listener's on the same host name. */
+  const originsOf = (hostHeader: string) => ({
+    console: `http://${hostHeader.toLowerCase()}`,
+    view: `http://${new URL(`http://${hostHeader}`).hostname}:${views.port}`,
+  });
 
   const send = (
     response: ServerResponse,
@@ -120,7 +133,8 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
     body: SafeHtml,
     status = 200,
     head?: SafeHtml,
-  ) => send(response, status, consolePage({ title, current, session, body, head }));
+    headers?: Record<string, string>,
+  ) => send(response, status, consolePage({ title, current, session, body, head }), headers);
   const errorPage = (response: ServerResponse, status: number, message: string, session?: ConsoleSession) =>
     send(
       response,
@@ -138,6 +152,29 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
     });
   };
 
+  /** The views of the waiting calls' tools, shown with their arguments (no result yet), by approval id. */
+  async function approvalViews(
+    pending: readonly PendingApproval[],
+    user: string,
+    origins: { console: string; view: string },
+  ): Promise<Map<string, SafeHtml>> {
+    const panels = new Map<string, SafeHtml>();
+    for (const approval of pending) {
+      const mount = await mountToolView({
+        host,
+        calls,
+        mounts,
+        user,
+        tool: approval.tool,
+        toolInput: approval.arguments,
+        consoleOrigin: origins.console,
+        key: `approval:${approval.id}`,
+      });
+      if (mount !== undefined) panels.set(approval.id, viewPanel(mount, origins.view));
+    }
+    return panels;
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://console.invalid');
     const path = url.pathname;
@@ -153,6 +190,10 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
     }
     if (method === 'GET' && path === '/assets/console.js') {
       send(response, 200, consoleScript, { 'content-type': 'text/javascript; charset=utf-8' });
+      return;
+    }
+    if (method === 'GET' && path === '/assets/view-host.js') {
+      send(response, 200, viewHostScript, { 'content-type': 'text/javascript; charset=utf-8' });
       return;
     }
     if (path === '/favicon.ico') {
@@ -244,7 +285,51 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
       const call = calls.get(callMatch[1] ?? '', session.user);
       if (call === undefined) return errorPage(response, 404, 'No such call of yours.', session);
       const head = call.state === 'running' ? html`<meta http-equiv="refresh" content="1">` : undefined;
-      return page(response, session, 'try', `Call ${call.tool}`, callResultPage(call), 200, head);
+      const origins = originsOf(request.headers.host ?? '');
+      const mount =
+        call.state === 'done'
+          ? await mountToolView({
+              host,
+              calls,
+              mounts,
+              user: session.user,
+              tool: call.tool,
+              toolInput: call.arguments,
+              toolResult: call.result,
+              consoleOrigin: origins.console,
+              key: `call:${call.id}`,
+            })
+          : undefined;
+      const view = mount === undefined ? undefined : viewPanel(mount, origins.view);
+      return page(response, session, 'try', `Call ${call.tool}`, callResultPage(call, view), 200, head, {
+        ...pagePolicy(origins.view),
+      });
+    }
+    const viewCallMatch = /^\/views\/([A-Za-z0-9_-]+)\/call$/.exec(path);
+    if (viewCallMatch !== null && method === 'POST') {
+      const json = (status: number, body: unknown) =>
+        send(response, status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8' });
+      const mount = mounts.forUser(viewCallMatch[1] ?? '', session.user);
+      if (mount === undefined) return json(404, { error: 'This view is no longer mounted: reload the page.' });
+      const name = form?.get('name') ?? '';
+      // A view calls the tools of its own server only, as every host of MCP Apps limits it.
+      if (findTool(host, name)?.row.server !== mount.server) {
+        return json(403, { error: `The view of ${mount.tool} may call only the tools of its own server.` });
+      }
+      let args: unknown;
+      try {
+        args = JSON.parse(form?.get('arguments') ?? '{}');
+      } catch {
+        return json(400, { error: 'The arguments are not JSON.' });
+      }
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+        return json(400, { error: 'The arguments must be a JSON object.' });
+      }
+      try {
+        return json(200, { result: await calls.callFromView(session.user, name, args as Record<string, unknown>) });
+      } catch (error) {
+        return json(200, { error: error instanceof Error ? error.message : String(error) });
+      }
     }
     if (path === '/approvals' && method === 'GET') {
       const done = url.searchParams.get('done');
@@ -254,16 +339,23 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
           : done === 'deny'
             ? 'Denied: the call was not run.'
             : undefined;
+      const pending = await host.approvals.pending();
+      const origins = originsOf(request.headers.host ?? '');
       return page(
         response,
         session,
         'approvals',
         'Approvals',
-        html`${notice(message)}${approvalsPage(await host.approvals.pending(), session.csrf)}`,
+        html`${notice(message)}${approvalsPage(pending, session.csrf, await approvalViews(pending, session.user, origins))}`,
+        200,
+        undefined,
+        pagePolicy(origins.view),
       );
     }
     if (path === '/approvals/list' && method === 'GET') {
-      return send(response, 200, approvalList(await host.approvals.pending(), session.csrf).text);
+      const pending = await host.approvals.pending();
+      const views = await approvalViews(pending, session.user, originsOf(request.headers.host ?? ''));
+      return send(response, 200, approvalList(pending, session.csrf, Date.now(), views).text);
     }
     if (path === '/approvals/events' && method === 'GET') {
       response.writeHead(200, {
@@ -371,6 +463,9 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await views.close();
+    throw error;
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`;
@@ -381,6 +476,7 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
       detach();
       for (const stream of streams) stream.end();
       await calls.close();
+      await views.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -58,8 +58,11 @@ function contentBlock(block: CallToolResult['content'][number]): SafeHtml {
   }
 }
 
-/** A try-it call: running (the page refreshes itself), or its result: text, images, structured JSON, errors. */
-export function callResultPage(call: ConsoleCall): SafeHtml {
+/**
+ * A try-it call: running (the page refreshes itself), or its result: the
+ * tool's view when it has one, then text, images, structured JSON, errors.
+ */
+export function callResultPage(call: ConsoleCall, view?: SafeHtml): SafeHtml {
   const argumentsBlock = html`<details><summary>Arguments</summary><pre>${JSON.stringify(call.arguments, null, 2)}</pre></details>`;
   if (call.state === 'running') {
     return html`<p class="notice" role="status">${call.tool} is running. If it asks first, approve it on the <a href="/approvals">approvals</a> page; this page refreshes itself.</p>${argumentsBlock}`;
@@ -74,6 +77,7 @@ export function callResultPage(call: ConsoleCall): SafeHtml {
       ? html`<p class="notice error" role="alert">${call.tool} answered with an error (${took}).</p>`
       : html`<p class="notice" role="status">${call.tool} finished (${took}).</p>`
   }
+${view}
 <section aria-label="Result" class="result${result.isError === true ? ' is-error' : ''}">${result.content.map(contentBlock)}</section>
 ${result.structuredContent === undefined ? '' : html`<h2>Structured result</h2><pre class="structured">${JSON.stringify(result.structuredContent, null, 2)}</pre>`}
 ${argumentsBlock}
