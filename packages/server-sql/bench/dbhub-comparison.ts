@@ -1,15 +1,19 @@
 /**
- * The server against dbhub (`@bytebase/dbhub`, read-only mode) on the same
- * database, both as bins over stdio with a SELECT-only account: point lookups
- * with 8 calls in flight, a 10,000-row scan, cold start to the first
- * tools/list, and the PSS of each process tree. Every layer of ours is on.
- * The engine's bench starts the database and names the two contenders.
- * The two take turns in rounds; each figure is the median of its rounds.
- * Calls per second move with whatever else the machine runs; the CPU time
- * each lookup costs the server's process tree and the database server (from
- * /proc, over every round) moves much less.
+ * The server against dbhub (`@bytebase/dbhub`, read-only, `max_rows = 5000`)
+ * on the same database and the same SELECT-only account, both as bins over
+ * stdio, measured the way an outside user would: a 100,000-row table, our
+ * server with `--max-rows 5000 --timeout-ms 10000`, the same SQL text sent to
+ * both (ids written into it, as a model writes them), point lookups with 8
+ * calls in flight after a warm-up of 1,500 calls each, 2,000-row scans, cold
+ * start to the first tools/list, and the PSS of each process tree under load.
+ * Every layer of ours is on. The engine's bench starts the database and names
+ * the two contenders. The two take turns over five rounds; each figure is the
+ * median of its rounds. Calls per second move with whatever else the machine
+ * runs; the CPU time each lookup costs the server's process tree and the
+ * database server (from /proc, over every round) moves much less.
  */
 import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { processTreeUsage } from '@toolshed/mcp-core/testing';
@@ -17,11 +21,30 @@ import { processTreeUsage } from '@toolshed/mcp-core/testing';
 export const ourBin: string = new URL('../bin/toolshed-sql.js', import.meta.url).pathname;
 export const dbhubBin: string = new URL('../node_modules/@bytebase/dbhub/dist/index.js', import.meta.url).pathname;
 
+/** Rows in the table both servers read. */
+export const tableRows = 100_000;
+/** Rows in a scan. */
+export const scanRows = 2_000;
+/** dbhub's `max_rows` and our `--max-rows`. */
+export const maxRows = 5_000;
+/** Our `--timeout-ms`. */
+export const timeoutMs = 10_000;
+
+/** A point lookup of one id, the same SQL text for both servers. */
+export function pointLookupSql(table: string, id: number): string {
+  return `SELECT * FROM ${table} WHERE n = ${id}`;
+}
+
+/** A scan of `scanRows` rows in order, starting at `first`. */
+export function scanSql(table: string, first: number): string {
+  return `SELECT * FROM ${table} WHERE n BETWEEN ${first} AND ${first + scanRows - 1} ORDER BY n`;
+}
+
 export interface Contender {
   name: string;
   args: string[];
-  pointLookup(id: number): { name: string; arguments: Record<string, unknown> };
-  scan: { name: string; arguments: Record<string, unknown> };
+  /** The call that runs one SQL text. */
+  call(sql: string): { name: string; arguments: Record<string, unknown> };
 }
 
 interface Connected {
@@ -33,7 +56,10 @@ async function connect(contender: Contender): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: contender.args,
-    env: { PATH: process.env.PATH ?? '' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench', version: '1' });
@@ -72,18 +98,26 @@ async function checked(client: Client, call: { name: string; arguments: Record<s
   if (result.isError) throw new Error(`${call.name} failed: ${result.content[0]?.text}`);
 }
 
-/** Calls per second with `inFlight` calls kept running at once. */
+/**
+ * Calls per second with `inFlight` calls kept running at once; `sample` is
+ * called once when half of them are done (the memory under load).
+ */
 async function callsPerSecond(
   client: Client,
   total: number,
   inFlight: number,
   next: (index: number) => { name: string; arguments: Record<string, unknown> },
+  sample: () => void = () => {},
 ): Promise<number> {
   let issued = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      while (issued < total) await checked(client, next(issued++));
+      while (issued < total) {
+        const index = issued++;
+        if (index === total >> 1) sample();
+        await checked(client, next(index));
+      }
     }),
   );
   return total / ((performance.now() - started) / 1000);
@@ -91,18 +125,32 @@ async function callsPerSecond(
 
 /** Rounds of each measurement; the contenders take turns, so that a burst of other work on the machine lands on both. */
 const rounds = 5;
+const warmUpCalls = 1_500;
+const lookupsPerRound = 2_000;
+const scansPerRound = 12;
+
+/** Ids spread over the whole table, a different one each call. */
+function lookupId(index: number): number {
+  return 1 + ((index * 7919) % tableRows);
+}
 
 /**
  * Runs both contenders and prints the table and the ratios (ours ÷ dbhub).
  * Every measurement is split into rounds that alternate between the two
  * (the machine is shared: one long stretch each let other work land on one
- * side only); each figure is the median of its rounds.
+ * side only); each figure is the median of its rounds. PSS is the highest
+ * of the samples taken in the middle of each round's lookups and scans.
  */
 export async function compareWithDbhub(
   contenders: readonly [Contender, Contender],
-  database: { port: number },
+  database: { port: number; table: string },
 ): Promise<void> {
   const databasePid = listenerPid(database.port);
+  console.log(
+    `load average at start: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
   const colds: number[][] = contenders.map(() => []);
   for (let run = 0; run < 7; run++) {
     for (const [index, contender] of contenders.entries()) colds[index]?.push(await coldStartMs(contender));
@@ -112,36 +160,57 @@ export async function compareWithDbhub(
   // CPU spent on point lookups, by the server's process tree and by the database server, over every round.
   const lookupCpu = contenders.map(() => ({ calls: 0, serverMs: 0, databaseMs: 0 }));
   const scans: number[][] = contenders.map(() => []);
+  const pssPeakKib = contenders.map(() => 0);
   for (const [index, contender] of contenders.entries()) {
     const { client } = connected[index] as Connected;
-    // Warm both up the same way: connections open, statements and code paths seen once.
-    await callsPerSecond(client, 200, 8, (call) => contender.pointLookup(1 + (call % 10_000)));
-    await checked(client, contender.scan);
+    // Warm both up the same way: connections open, code paths seen and optimised.
+    await callsPerSecond(client, warmUpCalls, 8, (call) =>
+      contender.call(pointLookupSql(database.table, lookupId(call))),
+    );
+    await checked(client, contender.call(scanSql(database.table, 1)));
   }
   for (let round = 0; round < rounds; round++) {
     // Each round starts with the other contender, so that neither always follows the other.
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    const offset = warmUpCalls + round * lookupsPerRound;
     for (const index of order) {
       const contender = contenders[index] as Contender;
-      const { client } = connected[index] as Connected;
-      const offset = round * 800;
-      const { pid } = connected[index] as Connected;
+      const { client, pid } = connected[index] as Connected;
+      const samplePss = () => {
+        pssPeakKib[index] = Math.max(pssPeakKib[index] ?? 0, processTreeUsage(pid).pssKib);
+      };
       const serverBefore = processTreeUsage(pid).cpuMs;
       const databaseBefore = databasePid === undefined ? 0 : processTreeUsage(databasePid).cpuMs;
       lookups[index]?.push(
-        await callsPerSecond(client, 800, 8, (call) => contender.pointLookup(1 + (((offset + call) * 7919) % 10_000))),
+        await callsPerSecond(
+          client,
+          lookupsPerRound,
+          8,
+          (call) => contender.call(pointLookupSql(database.table, lookupId(offset + call))),
+          samplePss,
+        ),
       );
       const spent = lookupCpu[index] as (typeof lookupCpu)[number];
-      spent.calls += 800;
+      spent.calls += lookupsPerRound;
       spent.serverMs += processTreeUsage(pid).cpuMs - serverBefore;
       spent.databaseMs += databasePid === undefined ? 0 : processTreeUsage(databasePid).cpuMs - databaseBefore;
-      scans[index]?.push(await callsPerSecond(client, 8, 1, () => contender.scan));
+      scans[index]?.push(
+        await callsPerSecond(
+          client,
+          scansPerRound,
+          1,
+          (call) =>
+            contender.call(
+              scanSql(database.table, 1 + (((round * scansPerRound + call) * 4999) % (tableRows - scanRows))),
+            ),
+          samplePss,
+        ),
+      );
     }
   }
   const rows: string[][] = [];
   for (const [index, contender] of contenders.entries()) {
-    const { client, pid } = connected[index] as Connected;
-    const pss = processTreeUsage(pid).pssKib;
+    const { client } = connected[index] as Connected;
     await client.close();
     const spent = lookupCpu[index] as (typeof lookupCpu)[number];
     const perCall = (ms: number) => ((ms * 1000) / spent.calls).toFixed(0);
@@ -150,7 +219,7 @@ export async function compareWithDbhub(
       median(lookups[index] ?? []).toFixed(0),
       median(scans[index] ?? []).toFixed(1),
       median(colds[index] ?? []).toFixed(0),
-      (pss / 1024).toFixed(1),
+      ((pssPeakKib[index] ?? 0) / 1024).toFixed(1),
       perCall(spent.serverMs),
       databasePid === undefined ? 'n/a' : perCall(spent.databaseMs),
     ]);
@@ -158,9 +227,9 @@ export async function compareWithDbhub(
   const header = [
     'server',
     'point lookups, 8 in flight (calls/s)',
-    '10,000-row scan (calls/s)',
+    `${scanRows.toLocaleString('en')}-row scans (calls/s)`,
     'cold start to tools/list (ms)',
-    'PSS of process tree (MiB)',
+    'PSS of process tree under load, peak (MiB)',
     'server CPU per lookup (µs)',
     'database CPU per lookup (µs)',
   ];
@@ -173,7 +242,7 @@ export async function compareWithDbhub(
     return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
   };
   console.log(
-    `\nratios (server-sql ÷ dbhub): lookups ${ratio(0)}, scan ${ratio(1)}, cold start ${ratio(2)}, PSS ${ratio(3)}, ` +
+    `\nratios (server-sql ÷ dbhub): lookups ${ratio(0)}, scans ${ratio(1)}, cold start ${ratio(2)}, PSS ${ratio(3)}, ` +
       `CPU per lookup: server ${ratio(4)}, database ${ratio(5)}`,
   );
   const spread = (figures: number[][], digits: number) =>
@@ -183,6 +252,13 @@ export async function compareWithDbhub(
           `${contender.name} ${(figures[index] ?? []).map((figure) => figure.toFixed(digits)).join(', ')}`,
       )
       .join('; ');
-  console.log(`rounds, point lookups (calls/s): ${spread(lookups, 0)}`);
-  console.log(`rounds, scans (calls/s): ${spread(scans, 1)}`);
+  const roundRatios = (figures: number[][]) =>
+    (figures[0] ?? []).map((figure, round) => `${(figure / (figures[1]?.[round] ?? 1)).toFixed(2)}×`).join(', ');
+  console.log(`rounds, point lookups (calls/s): ${spread(lookups, 0)}; ratio per round ${roundRatios(lookups)}`);
+  console.log(`rounds, scans (calls/s): ${spread(scans, 1)}; ratio per round ${roundRatios(scans)}`);
+  console.log(
+    `load average at end: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
 }

@@ -90,13 +90,38 @@ describe('the MySQL/MariaDB statement gate', () => {
 describe('the gate’s cache of verdicts', () => {
   it('gives the same verdict for the same text, and refuses what the gate refuses every time', () => {
     const cache = new AdmittedReadCache(1000, 2);
-    const first = cache.admit('SELECT 1');
-    expect(cache.admit('SELECT 1')).toBe(first);
-    cache.admit('SELECT 2');
-    cache.admit('SELECT 3');
-    expect(cache.admit('SELECT 1')).not.toBe(first);
+    const first = cache.admit("SELECT 'a'");
+    expect(cache.admit("SELECT 'a'")).toBe(first);
+    cache.admit("SELECT 'b'");
+    cache.admit("SELECT 'c'");
+    expect(cache.admit("SELECT 'a'")).not.toBe(first);
     expect(() => cache.admit('DELETE FROM t')).toThrow(QueryFailure);
     expect(() => cache.admit('DELETE FROM t')).toThrow(QueryFailure);
+  });
+
+  it('admits a text of an admitted shape as itself, and checks any other text in full', () => {
+    const cache = new AdmittedReadCache(10_000);
+    expect(cache.admit('SELECT * FROM t WHERE n = 1')).toEqual({
+      statement: 'SELECT * FROM t WHERE n = 1',
+      functions: [],
+    });
+    expect(cache.admit('SELECT * FROM t WHERE n = 99999')).toEqual({
+      statement: 'SELECT * FROM t WHERE n = 99999',
+      functions: [],
+    });
+    expect(cache.admit('SELECT visit(2) FROM t').functions).toEqual(['visit']);
+    expect(cache.admit('SELECT visit(3) FROM t').functions).toEqual(['visit']);
+    expect(() => cache.admit('SELECT * FROM t WHERE n = 1 FOR UPDATE')).toThrow(/FOR UPDATE/);
+    expect(() => cache.admit('SELECT * FROM t WHERE n = 1; DELETE FROM t')).toThrow(QueryFailure);
+    expect(() => cache.admit('SELECT * FROM t WHERE n = 1 /*!50000 OR SLEEP(5) */')).toThrow(/executable|\/\*!/);
+  });
+
+  it('keeps a SLEEP by its text, so a longer one of the same shape is still refused', () => {
+    const cache = new AdmittedReadCache(10_000);
+    cache.admit('SELECT SLEEP(1)');
+    cache.admit('SELECT SLEEP(1)');
+    expect(() => cache.admit('SELECT SLEEP(100)')).toThrow(/SLEEP is allowed only/);
+    expect(() => cache.admit('SELECT SLEEP(100) FROM t WHERE n = 1')).toThrow(/SLEEP is allowed only/);
   });
 });
 

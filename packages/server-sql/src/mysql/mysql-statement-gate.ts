@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Parser as SqlParser } from 'node-sql-parser';
 import { QueryFailure } from '../query-failure.ts';
+import { statementShape } from '../statement-shape.ts';
 import { scanMysqlSql } from './mysql-sql-scan.ts';
 
 /**
@@ -209,8 +210,19 @@ export function refuseStoredFunctions(storedFunctions: readonly string[]): void 
  * The gate's verdicts on the statements seen lately, by their text: parsing
  * costs about a millisecond of the server's one thread, and a model or an
  * application sends the same statement with new params again and again.
+ * A verdict is also kept by the statement's shape (its integer literals as
+ * `0`, see `statementShape`), so that ids written into the SQL do not make
+ * every lookup a new parse: the gate's verdict depends on no integer's value
+ * except SLEEP's seconds, so a statement that calls SLEEP is kept by its text
+ * only. A text of a known shape is the cached statement with other integers:
+ * the same words, functions and verdict; the text sent is its own.
  * Refusals are not kept; they are rare and their messages cheap to remake.
  */
+/** Shapes and texts in one map: a shape's key cannot be mistaken for a text. */
+function shapeKey(shape: string): string {
+  return `\u0000${shape}`;
+}
+
 export class AdmittedReadCache {
   private readonly verdicts = new Map<string, AdmittedRead>();
   private readonly size: number;
@@ -222,16 +234,20 @@ export class AdmittedReadCache {
   }
 
   admit(sql: string): AdmittedRead {
-    const known = this.verdicts.get(sql);
+    const shape = statementShape(sql);
+    const key = shape === undefined ? sql : shapeKey(shape);
+    const known = this.verdicts.get(key) ?? this.verdicts.get(sql);
     if (known !== undefined) {
+      const hit = this.verdicts.has(key) ? key : sql;
       // Most recently used last: the first key is the one to drop.
-      this.verdicts.delete(sql);
-      this.verdicts.set(sql, known);
-      return known;
+      this.verdicts.delete(hit);
+      this.verdicts.set(hit, known);
+      // Another text of the shape: one with no `;` to cut, sent as it came.
+      return known.statement === sql ? known : { statement: sql, functions: known.functions };
     }
     const admitted = admitMysqlRead(sql, this.timeoutMs);
     if (this.verdicts.size >= this.size) this.verdicts.delete(this.verdicts.keys().next().value as string);
-    this.verdicts.set(sql, admitted);
+    this.verdicts.set(admitted.functions.includes('sleep') ? sql : key, admitted);
     return admitted;
   }
 }

@@ -104,4 +104,18 @@ describe('PostgreSQL statement gate', () => {
     for (const sql of ['SELECT 2', 'SELECT 1', 'SELECT 3', 'SELECT 2']) cache.check(sql);
     expect(() => cache.check("SELECT pg_notify('c', 'x')")).toThrow(/acts outside the data/);
   });
+
+  it('lets a text of an admitted shape through, and checks any other text in full', () => {
+    const cache = new AdmittedStatementCache();
+    cache.check('SELECT * FROM numbers WHERE n = 1');
+    cache.check('SELECT * FROM numbers WHERE n = 99999');
+    cache.check('SELECT abs(1) FROM numbers');
+    expect(() => cache.check('SELECT pg_sleep(1) FROM numbers')).toThrow(/acts outside the data/);
+    expect(() => cache.check('SELECT * FROM numbers WHERE n = 1; DELETE FROM numbers')).toThrow(
+      /exactly one statement/,
+    );
+    expect(() => cache.check('SELECT * FROM numbers WHERE n = 1 FOR UPDATE')).toThrow(/locks rows/);
+    cache.check('EXPLAIN SELECT * FROM numbers WHERE n = 1');
+    expect(() => cache.check('EXPLAIN (ANALYZE) SELECT * FROM numbers WHERE n = 1')).toThrow(/EXPLAIN ANALYZE/);
+  });
 });

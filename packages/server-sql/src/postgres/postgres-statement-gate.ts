@@ -1,5 +1,6 @@
 import { loadModule, parseSync } from 'libpg-query';
 import { QueryFailure } from '../query-failure.ts';
+import { statementShape } from '../statement-shape.ts';
 
 /**
  * The statement gate for PostgreSQL: the server's own parser (libpg-query,
@@ -176,10 +177,14 @@ export function checkPostgresStatement(sql: string): void {
 }
 
 /**
- * The statements the gate let through lately, by their text: a parse costs
- * tens of microseconds of the server's one thread (and, with libpg-query
- * 18.1, a few kilobytes of memory that never come back), while a model or an
- * application sends the same statement with new params again and again.
+ * The statements the gate let through lately, by their shape (the text with
+ * its integer literals as `0`, see `statementShape`) or, for a text that has
+ * none, by the text itself: a parse costs tens of microseconds of the
+ * server's one thread (and, with libpg-query 18.1, a few kilobytes of memory
+ * that never come back), while a model or an application sends the same
+ * statement with new params or new ids written into it again and again. The
+ * gate's verdict never depends on a constant's value (it looks at statement
+ * kinds, function names and EXPLAIN options), so texts of one shape share it.
  * Refusals are not kept; they are rare and their messages cheap to remake.
  */
 export class AdmittedStatementCache {
@@ -192,14 +197,15 @@ export class AdmittedStatementCache {
 
   /** `checkPostgresStatement`, remembered; call `loadPostgresParser()` first. */
   check(sql: string): void {
-    if (this.#admitted.has(sql)) {
+    const key = statementShape(sql) ?? sql;
+    if (this.#admitted.has(key)) {
       // Most recently used last: the first one is the one to drop.
-      this.#admitted.delete(sql);
-      this.#admitted.add(sql);
+      this.#admitted.delete(key);
+      this.#admitted.add(key);
       return;
     }
     checkPostgresStatement(sql);
     if (this.#admitted.size >= this.#size) this.#admitted.delete(this.#admitted.values().next().value as string);
-    this.#admitted.add(sql);
+    this.#admitted.add(key);
   }
 }
