@@ -8,9 +8,20 @@ const config: RolldownOptions = defineConfig({
     testing: 'src/testing.ts',
     'bin-start': 'src/bin-start.ts',
     'bin-build': 'src/bin-build.ts',
+    // A file of its own, so that a bin's bundle can swap it for a static import of zod (see src/bin-build.ts).
+    'zod-module': 'src/options/zod-module.ts',
   },
   platform: 'node',
-  external: [/^node:/, /^zod/, /^ajv/, /^jose/, /^@modelcontextprotocol\//, /^@opentelemetry\//, /^rolldown/],
+  external: [
+    /^node:/,
+    /^zod/,
+    /^ajv/,
+    /^jose/,
+    /^@cfworker\//,
+    /^@modelcontextprotocol\//,
+    /^@opentelemetry\//,
+    /^rolldown/,
+  ],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
 });
 

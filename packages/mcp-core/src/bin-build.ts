@@ -28,6 +28,19 @@ const contentHashLine: RolldownPlugin = {
   },
 };
 
+/**
+ * The engine loads zod with require() when an option schema first needs it
+ * (options/zod-module.ts), so a server without zod never loads it; a bundle
+ * has zod inlined, so there the module imports it.
+ */
+const inlinedZod: RolldownPlugin = {
+  name: 'mcp-core-inlined-zod',
+  load(id) {
+    if (!/[\\/]mcp-core[\\/](src[\\/]options|dist)[\\/]zod-module\.(ts|js)$/.test(id)) return undefined;
+    return "import * as zod from 'zod';\nexport function zodModule() { return zod; }\n";
+  },
+};
+
 /** The entry of `dist/<bin>.js`: runs the bundle and waits for the bin's run, so a failure exits as it would in the bundle. */
 function startModule(bin: string): RolldownPlugin {
   const id = `\0start-${bin}`;
@@ -63,7 +76,7 @@ export function binBundleBuilds({ bin, entry, external = [], directory = 'dist' 
       input: { [bin]: entry },
       platform: 'node',
       external: [/^node:/, ...external],
-      plugins: [contentHashLine],
+      plugins: [inlinedZod, contentHashLine],
       output: {
         dir: directory,
         format: 'cjs',

@@ -149,6 +149,8 @@ export {
   type ToolSchema,
 } from './tools/define-tool.ts';
 export { onFirstUse } from './tools/on-first-use.ts';
+export type { StandardSchemaV1 } from './tools/standard-schema.ts';
+export type { JsonObjectSchema, ToolArguments, ToolInputSchema } from './tools/tool-input.ts';
 export type {
   BearerTokenVerifier,
   HttpAuthOptions,

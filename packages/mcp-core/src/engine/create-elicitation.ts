@@ -1,6 +1,7 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { isPlainObject } from '../messages/is-plain-object.ts';
 import type { ConfirmOutcome, ElicitOutcome, ElicitRequest } from './call-context.ts';
 import type { ElicitationUnavailablePolicy } from './server-core.ts';
 
@@ -15,10 +16,14 @@ export type AskUser = (
 ) => Promise<ElicitOutcome<unknown>>;
 
 const primitiveTypes = new Set(['string', 'number', 'integer', 'boolean']);
-type ConfirmSchema = z.ZodObject<{ confirmed: z.ZodBoolean }>;
-// Built on the first confirmation, not at start: most servers never ask, and every schema built at start delays
-// the first answer.
-let confirmSchema: ConfirmSchema | undefined;
+/** The yes/no form `confirm` asks: plain JSON Schema, so asking needs no schema library. */
+function confirmForm(): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: { confirmed: { type: 'boolean', description: 'Check to allow this action' } },
+    required: ['confirmed'],
+  };
+}
 
 interface FieldSchema {
   type?: unknown;
@@ -37,7 +42,7 @@ function isFormField(field: FieldSchema): boolean {
 
 /** Elicitation forms are flat: one level of strings, numbers, booleans and enums. */
 function toRequestedSchema(schema: z.ZodObject, given: Record<string, unknown> | undefined): Record<string, unknown> {
-  const jsonSchema = (given ?? z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' })) as {
+  const jsonSchema = (given ?? schema.toJSONSchema({ target: 'draft-2020-12', io: 'input' })) as {
     properties?: Record<string, FieldSchema>;
     required?: string[];
   };
@@ -65,9 +70,11 @@ function refuse(reason: string): never {
 async function askForm(
   ask: AskUser,
   policy: ElicitationUnavailablePolicy,
-  request: ElicitRequest<z.ZodObject>,
+  message: string,
+  requestedSchema: Record<string, unknown>,
+  key?: string,
 ): Promise<ElicitOutcome<unknown>> {
-  const outcome = await ask(request.message, toRequestedSchema(request.schema, request.requestedSchema), request.key);
+  const outcome = await ask(message, requestedSchema, key);
   if (outcome.action === 'unavailable' && policy === 'fail') refuse(outcome.reason);
   return outcome;
 }
@@ -83,7 +90,8 @@ export async function elicitForm<Shape extends z.ZodObject>(
   policy: ElicitationUnavailablePolicy,
   request: ElicitRequest<Shape>,
 ): Promise<ElicitOutcome<z.output<Shape>>> {
-  const outcome = await askForm(ask, policy, request);
+  const requested = toRequestedSchema(request.schema, request.requestedSchema);
+  const outcome = await askForm(ask, policy, request.message, requested, request.key);
   if (outcome.action !== 'accept') return outcome;
   const parsed = request.schema.safeParse(outcome.content ?? {});
   if (!parsed.success) {
@@ -104,8 +112,7 @@ export async function confirmAction(
   policy: ElicitationUnavailablePolicy,
   message: string,
 ): Promise<ConfirmOutcome> {
-  confirmSchema ??= z.object({ confirmed: z.boolean().describe('Check to allow this action') });
-  const outcome = await askForm(ask, policy, { message, schema: confirmSchema });
-  const answer = outcome.action === 'accept' ? confirmSchema.safeParse(outcome.content ?? {}).data : undefined;
+  const outcome = await askForm(ask, policy, message, confirmForm());
+  const answer = outcome.action === 'accept' && isPlainObject(outcome.content) ? outcome.content : undefined;
   return { confirmed: answer?.confirmed === true, action: outcome.action };
 }

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zodModule } from './zod-module.ts';
 
 const wholeNumber = { error: 'must be a whole number of at least 1' };
 
@@ -12,6 +13,7 @@ const wholeNumber = { error: 'must be a whole number of at least 1' };
 export function limitOption(defaultValue: number, description: string): z.ZodDefault<z.ZodNumber> {
   // The same schema as `.int().min(1).default().meta()`, in half the construction: each chained call builds a
   // whole new schema, and every server builds these at start.
+  const z = zodModule();
   return z
     .number(wholeNumber)
     .check(z.int(wholeNumber), z.gte(1, wholeNumber))

@@ -1,5 +1,6 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { type OptionMeta, unwrapOption } from './option-meta.ts';
+import { isZodKind } from './zod-kind.ts';
 
 /** One leaf of a server's options, as the command line, the environment and the README see it. */
 export interface OptionField {
@@ -31,15 +32,15 @@ export function kebabCase(name: string): string {
 }
 
 function commandLineType(inner: z.ZodType): Pick<OptionField, 'type' | 'choices'> {
-  if (inner instanceof z.ZodEnum) return { type: 'string', choices: inner.options.map(String) };
-  if (inner instanceof z.ZodString) return { type: 'string', choices: undefined };
-  if (inner instanceof z.ZodNumber) return { type: 'number', choices: undefined };
-  if (inner instanceof z.ZodBoolean) return { type: 'boolean', choices: undefined };
-  if (inner instanceof z.ZodArray) {
+  if (isZodKind(inner, 'ZodEnum')) return { type: 'string', choices: inner.options.map(String) };
+  if (isZodKind(inner, 'ZodString')) return { type: 'string', choices: undefined };
+  if (isZodKind(inner, 'ZodNumber')) return { type: 'number', choices: undefined };
+  if (isZodKind(inner, 'ZodBoolean')) return { type: 'boolean', choices: undefined };
+  if (isZodKind(inner, 'ZodArray')) {
     const element = unwrapOption(inner.element as z.ZodType).inner;
-    const members = element instanceof z.ZodUnion ? (element.options as z.ZodType[]) : [element];
+    const members = isZodKind(element, 'ZodUnion') ? (element.options as z.ZodType[]) : [element];
     // A list of strings, or of things one of which may be written as a string (a directory or its grant).
-    if (members.some((member) => member instanceof z.ZodString || member instanceof z.ZodEnum)) {
+    if (members.some((member) => isZodKind(member, 'ZodString') || isZodKind(member, 'ZodEnum'))) {
       return { type: 'list', choices: undefined };
     }
   }
@@ -65,7 +66,7 @@ export function optionFields(
   const visit = (object: z.ZodObject, path: string[], flagPrefix: string, required: boolean): void => {
     for (const [key, child] of Object.entries(object.shape as Record<string, z.ZodType>)) {
       const { inner, meta, defaultValue, optional } = unwrapOption(child);
-      if (inner instanceof z.ZodObject) {
+      if (isZodKind(inner, 'ZodObject')) {
         const prefix = meta.flagPrefix ?? kebabCase(key);
         visit(
           inner,

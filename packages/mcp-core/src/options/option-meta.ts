@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 
 /**
  * What an option of a server says about itself beyond its type, attached
@@ -52,7 +52,8 @@ export function unwrapOption(schema: z.ZodType): UnwrappedOption {
   let defaultValue: unknown;
   let optional = false;
   for (let depth = 0; depth < 10; depth++) {
-    meta = { ...(z.globalRegistry.get(current) as OptionMeta | undefined), ...meta };
+    // The schema's own `.meta()` reads zod's global registry without importing zod.
+    meta = { ...(current.meta() as OptionMeta | undefined), ...meta };
     const definition = definitionOf(current);
     if (definition.type === 'default' || definition.type === 'prefault') {
       defaultValue ??= definition.defaultValue;

@@ -1,6 +1,7 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
 import { closestName } from './closest-name.ts';
+import { isZodKind } from './zod-kind.ts';
 
 type Path = readonly PropertyKey[];
 
@@ -9,11 +10,11 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
   let current = schema;
   for (let depth = 0; current !== undefined && depth < 10; depth++) {
     const def = (current as { _zod: { def: { innerType?: unknown; options?: unknown } } })._zod.def;
-    if (def.innerType instanceof z.ZodType) current = def.innerType;
+    if (isZodKind(def.innerType, 'ZodType')) current = def.innerType;
     else if (Array.isArray(def.options)) {
       current = def.options
         .map((option) => unwrap(option as z.ZodType))
-        .find((option) => option instanceof z.ZodObject);
+        .find((option) => isZodKind(option, 'ZodObject'));
     } else break;
   }
   return current;
@@ -23,11 +24,11 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
 function objectAt(schema: z.ZodType, path: Path): z.ZodObject | undefined {
   let current = unwrap(schema);
   for (const key of path) {
-    if (current instanceof z.ZodObject) current = unwrap(current.shape[String(key)] as z.ZodType | undefined);
-    else if (current instanceof z.ZodArray) current = unwrap(current.element as z.ZodType);
+    if (isZodKind(current, 'ZodObject')) current = unwrap(current.shape[String(key)] as z.ZodType | undefined);
+    else if (isZodKind(current, 'ZodArray')) current = unwrap(current.element as z.ZodType);
     else return undefined;
   }
-  return current instanceof z.ZodObject ? current : undefined;
+  return isZodKind(current, 'ZodObject') ? current : undefined;
 }
 
 /** Every key path inside an object schema: `limits.maxRows` and the like. */
@@ -35,7 +36,7 @@ function keyPaths(schema: z.ZodObject, prefix: readonly string[] = []): string[]
   return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, child]) => {
     const inner = unwrap(child);
     const path = [...prefix, key];
-    return inner instanceof z.ZodObject && prefix.length < 4 ? [path, ...keyPaths(inner, path)] : [path];
+    return isZodKind(inner, 'ZodObject') && prefix.length < 4 ? [path, ...keyPaths(inner, path)] : [path];
   });
 }
 
@@ -44,7 +45,7 @@ function suggestionFor(schema: z.ZodType, path: Path, key: string): string | und
   const sibling = closestName(key, Object.keys(objectAt(schema, path)?.shape ?? {}));
   if (sibling !== undefined) return sibling;
   const root = unwrap(schema);
-  if (!(root instanceof z.ZodObject)) return undefined;
+  if (!isZodKind(root, 'ZodObject')) return undefined;
   const elsewhere = keyPaths(root).filter((candidate) => candidate.length > 1);
   const leaf = closestName(
     key,

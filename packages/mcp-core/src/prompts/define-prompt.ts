@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { checkName } from '../catalog/check-name.ts';
 import { definedFields } from '../catalog/defined-fields.ts';
 import type { Completer } from '../completion/completer.ts';
@@ -29,13 +29,14 @@ export interface PromptDefinitionInput<Args extends z.ZodObject> {
 export interface Prompt {
   readonly name: string;
   readonly descriptor: PromptDescriptor;
-  readonly arguments: z.ZodObject;
+  /** Undefined for a prompt that takes no arguments. */
+  readonly arguments: z.ZodObject | undefined;
   readonly complete: Readonly<Record<string, Completer>>;
   get(args: unknown, context: CallContext): PromptGetValue | Promise<PromptGetValue>;
 }
 
 function describeArguments(name: string, schema: z.ZodObject): PromptArgument[] {
-  const jsonSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as {
+  const jsonSchema = schema.toJSONSchema({ target: 'draft-2020-12', io: 'input' }) as {
     properties?: Record<string, { type?: unknown; enum?: unknown[]; description?: string; title?: string }>;
     required?: string[];
   };
@@ -71,11 +72,11 @@ export function definePrompt<Args extends z.ZodObject = z.ZodObject<Record<strin
   if (typeof definition.get !== 'function') {
     throw new LocalError('tool_definition_invalid', `Prompt "${name}" needs a get function`);
   }
-  const args = definition.arguments ?? z.object({});
-  if (!isZodObject(args)) {
+  const args = definition.arguments;
+  if (args !== undefined && !isZodObject(args)) {
     throw new LocalError('tool_definition_invalid', `Prompt "${name}" arguments must be a zod object schema`);
   }
-  const argumentList = describeArguments(name, args);
+  const argumentList = args === undefined ? [] : describeArguments(name, args);
   const complete = { ...definition.complete };
   for (const key of Object.keys(complete)) {
     if (!argumentList.some((argument) => argument.name === key)) {

@@ -38,7 +38,8 @@ export async function getPrompt(
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     throw invalidParams('prompts/get params.arguments must be an object of string values');
   }
-  const parsed = prompt.arguments.safeParse(args ?? {});
+  // A prompt without arguments gets none, whatever was sent: what z.object({}) would have given it.
+  const parsed = prompt.arguments?.safeParse(args ?? {}) ?? { success: true, data: {} };
   if (!parsed.success) throw invalidParams(describeArgumentIssues(`prompt "${name}"`, parsed.error.issues));
   let value: PromptGetValue;
   try {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import type { CallContext } from '../engine/call-context.ts';
 import { canElicitForm } from '../engine/client-answers.ts';
 import { type AskUser, confirmAction, elicitForm } from '../engine/create-elicitation.ts';
@@ -25,7 +25,8 @@ export function withServerPolicy(context: CallContext, policy: ElicitationUnavai
       return { action: 'unavailable', reason: 'the client did not declare the elicitation capability' };
     }
     // The form as given, checked against the tool's own schema by elicitForm once answered.
-    anyAnswer ??= z.looseObject({});
+    // Imported here, not at start: the engine never imports zod up front, so a server without it never loads it.
+    anyAnswer ??= (await import('zod')).looseObject({});
     return context.elicit({ message, schema: anyAnswer, requestedSchema, ...(key === undefined ? {} : { key }) });
   };
   return {

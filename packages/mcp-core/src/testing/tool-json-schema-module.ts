@@ -1,5 +1,6 @@
 import type { McpServer } from '../server/create-mcp-server.ts';
 import { lazyToolSchemas, type ToolJsonSchemas } from '../tools/define-tool.ts';
+import { toolInputJsonSchema } from '../tools/tool-input.ts';
 import { toToolJsonSchema } from '../tools/tool-json-schema.ts';
 
 /**
@@ -27,7 +28,7 @@ export function toolJsonSchemaModule(
       const lazy = tool === undefined ? undefined : lazyToolSchemas(tool);
       if (lazy === undefined) continue;
       const entry: ToolJsonSchemas = {};
-      if (lazy.input !== undefined) entry.input = toToolJsonSchema(lazy.input, 'input', `Tool "${name}" input`);
+      if (lazy.input !== undefined) entry.input = toolInputJsonSchema(lazy.input, `Tool "${name}" input`);
       if (lazy.output !== undefined) entry.output = toToolJsonSchema(lazy.output, 'output', `Tool "${name}" output`);
       schemas[name] = entry;
     }

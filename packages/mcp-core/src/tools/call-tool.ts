@@ -5,6 +5,7 @@ import type { CallToolResult } from '../protocol/mcp-types.ts';
 import { isToolResult, structuredResult, toolError, toolResult } from '../results/tool-result.ts';
 import type { Tool } from './define-tool.ts';
 import { describeArgumentIssues } from './describe-argument-issues.ts';
+import { checkArguments } from './tool-input.ts';
 
 /** Reports failures that are the server's fault; the model only gets a safe message. */
 export type ReportServerError = (error: unknown, where: string) => void;
@@ -40,12 +41,13 @@ export async function callTool(
     // A schema built on first use that failed to build: a fault of the server, found by its first call.
     return serverBug(tool, report, error, 'could not build its input schema');
   }
-  const parsed = input.safeParse(rawArguments);
-  if (!parsed.success) return toolError(describeArgumentIssues(`tool "${tool.name}"`, parsed.error.issues));
+  const checking = checkArguments(input, rawArguments);
+  const argumentCheck = checking instanceof Promise ? await checking : checking;
+  if (!argumentCheck.ok) return toolError(describeArgumentIssues(`tool "${tool.name}"`, argumentCheck.issues));
 
   let value: unknown;
   try {
-    value = await tool.run(parsed.data, context);
+    value = await tool.run(argumentCheck.value, context);
   } catch (error) {
     if (context.signal.aborted) throw new CallCancelled();
     if (ToolError.isInstance(error)) return toolError(error.message);

@@ -5,6 +5,8 @@ import { LocalError } from '../errors/local-error.ts';
 import type { Icon, ToolAnnotations, ToolDescriptor } from '../protocol/mcp-types.ts';
 import type { ToolResult } from '../results/tool-result.ts';
 import { onFirstUse } from './on-first-use.ts';
+import { isStandardSchema } from './standard-schema.ts';
+import { isToolInputSchema, type ToolArguments, type ToolInputSchema, toolInputJsonSchema } from './tool-input.ts';
 import { isZodObject, toToolJsonSchema } from './tool-json-schema.ts';
 
 /** What `run` may return: structured data when the tool has an output schema, else a result or plain text. */
@@ -12,8 +14,8 @@ export type ToolRunResult<Output extends z.ZodObject | undefined> = Output exten
   ? z.input<Output> | ToolResult
   : ToolResult | string;
 
-/** A zod object schema, or a function that builds it on first use (see `jsonSchemas`). */
-export type ToolSchema<Schema extends z.ZodObject> = Schema | (() => Schema);
+/** A schema, or a function that builds it on first use (see `jsonSchemas`). */
+export type ToolSchema<Schema extends ToolInputSchema> = Schema | (() => Schema);
 
 /**
  * The JSON Schemas clients see for a tool, derived ahead of time from its zod
@@ -25,14 +27,18 @@ export interface ToolJsonSchemas {
   output?: Record<string, unknown>;
 }
 
-export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z.ZodObject | undefined> {
+export interface ToolDefinitionInput<Input extends ToolInputSchema, Output extends z.ZodObject | undefined> {
   /** Unique within a server; `^[A-Za-z0-9_-]{1,64}$`. */
   name: string;
   /** Human-readable name for client interfaces. */
   title?: string;
   /** For the model: what the tool does, when to use it, units of its inputs and outputs. */
   description: string;
-  /** Validates every call; a function is called once, when the schema is first needed. */
+  /**
+   * Validates every call: a zod object schema, any Standard Schema (valibot,
+   * ArkType, …) or a JSON Schema with `type: "object"`; a function is called
+   * once, when the schema is first needed.
+   */
   input: ToolSchema<Input>;
   /**
    * The input JSON Schema shown to clients, verbatim, when the one derived
@@ -66,7 +72,7 @@ export interface ToolDefinitionInput<Input extends z.ZodObject, Output extends z
    * `required`. The tool may also make it one sooner with `context.continueAsTask()`.
    */
   taskAfterMs?: number;
-  run(args: z.output<Input>, context: CallContext): ToolRunResult<Output> | Promise<ToolRunResult<Output>>;
+  run(args: ToolArguments<Input>, context: CallContext): ToolRunResult<Output> | Promise<ToolRunResult<Output>>;
 }
 
 /** Whether a tool's calls may become tasks. */
@@ -79,7 +85,7 @@ export interface Tool {
   /** Absent: `never`. */
   readonly task?: { readonly support: Exclude<TaskSupport, 'never'>; readonly afterMs: number };
   /** Built on first read when the definition gave a function. */
-  readonly input: z.ZodObject;
+  readonly input: ToolInputSchema;
   /** Built on first read when the definition gave a function. */
   readonly output: z.ZodObject | undefined;
   run(args: unknown, context: CallContext): unknown;
@@ -88,7 +94,7 @@ export interface Tool {
 /** The schemas of tools defined with functions: what a generated JSON Schema module is made from. */
 const lazyDefinitions = new WeakMap<
   Tool,
-  { input: (() => z.ZodObject) | undefined; output: (() => z.ZodObject) | undefined }
+  { input: (() => ToolInputSchema) | undefined; output: (() => z.ZodObject) | undefined }
 >();
 
 /**
@@ -97,20 +103,27 @@ const lazyDefinitions = new WeakMap<
  */
 export function lazyToolSchemas(
   tool: Tool,
-): { input: z.ZodObject | undefined; output: z.ZodObject | undefined } | undefined {
+): { input: ToolInputSchema | undefined; output: z.ZodObject | undefined } | undefined {
   const lazy = lazyDefinitions.get(tool);
   return lazy === undefined ? undefined : { input: lazy.input?.(), output: lazy.output?.() };
 }
 
-/** A schema given as a function, called once; what it returns is checked to be a zod object schema. */
-function builtOnce(schema: () => unknown, where: string): () => z.ZodObject {
-  return onFirstUse(() => {
+/** A schema given as a function, called once; what it returns is checked to be a schema of the kind asked. */
+function builtOnce<Schema>(
+  schema: () => unknown,
+  isSchema: (value: unknown) => value is Schema,
+  refusal: string,
+): () => Schema {
+  return onFirstUse((): Schema => {
     const value = schema();
-    if (!isZodObject(value)) {
-      throw new LocalError('tool_definition_invalid', `${where} must be a zod object schema (z.object({...}))`);
-    }
+    if (!isSchema(value)) throw new LocalError('tool_definition_invalid', refusal);
     return value;
   });
+}
+
+/** A builder function, not a schema: ArkType's schemas are functions too, and carry `~standard`. */
+function isBuilder(value: unknown): value is () => unknown {
+  return typeof value === 'function' && !isStandardSchema(value);
 }
 
 function checkJsonSchemas(jsonSchemas: ToolJsonSchemas, name: string, hasOutput: boolean): void {
@@ -159,7 +172,7 @@ function taskOf(support: TaskSupport | undefined, afterMs: number | undefined, n
  *   run: ({ a, b }) => ({ sum: a + b }),
  * });
  */
-export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject | undefined = undefined>(
+export function defineTool<Input extends ToolInputSchema, Output extends z.ZodObject | undefined = undefined>(
   definition: ToolDefinitionInput<Input, Output>,
 ): Tool {
   const { name } = definition;
@@ -171,10 +184,17 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
     throw new LocalError('tool_definition_invalid', `Tool "${name}" needs a run function`);
   }
   const where = `Tool "${name}"`;
-  const lazyInput = typeof definition.input === 'function' ? builtOnce(definition.input, `${where} input`) : undefined;
-  const lazyOutput =
-    typeof definition.output === 'function' ? builtOnce(definition.output, `${where} output`) : undefined;
-  const readInput = lazyInput ?? (() => definition.input as z.ZodObject);
+  const inputRefusal = `${where} input must be a zod object schema (z.object({...})), another Standard Schema, or a JSON Schema with type "object"`;
+  const lazyInput = isBuilder(definition.input)
+    ? builtOnce(definition.input, isToolInputSchema, inputRefusal)
+    : undefined;
+  if (lazyInput === undefined && !isToolInputSchema(definition.input)) {
+    throw new LocalError('tool_definition_invalid', inputRefusal);
+  }
+  const lazyOutput = isBuilder(definition.output)
+    ? builtOnce(definition.output, isZodObject, `${where} output must be a zod object schema (z.object({...}))`)
+    : undefined;
+  const readInput = lazyInput ?? (() => definition.input as ToolInputSchema);
   const readOutput = lazyOutput ?? (() => definition.output as z.ZodObject | undefined);
   const { jsonSchemas } = definition;
   if (jsonSchemas !== undefined) checkJsonSchemas(jsonSchemas, name, definition.output !== undefined);
@@ -184,7 +204,7 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   }
   let inputSchema: Record<string, unknown>;
   if (advertised !== undefined) inputSchema = structuredClone(advertised);
-  else inputSchema = jsonSchemas?.input ?? toToolJsonSchema(readInput(), 'input', `${where} input`);
+  else inputSchema = jsonSchemas?.input ?? toolInputJsonSchema(readInput(), `${where} input`);
   const descriptor: ToolDescriptor = { name, description: definition.description, inputSchema };
   if (definition.title !== undefined) descriptor.title = definition.title;
   if (definition.output !== undefined) {

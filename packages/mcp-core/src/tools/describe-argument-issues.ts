@@ -1,5 +1,3 @@
-import type * as z from 'zod';
-
 function describePath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(the arguments object)';
   return path
@@ -13,7 +11,10 @@ function describePath(path: readonly PropertyKey[]): string {
  * arguments and what was expected, so that the model can correct its call
  * (SEP-1303). `subject` names what was called: `tool "add"`.
  */
-export function describeArgumentIssues(subject: string, issues: readonly z.core.$ZodIssue[]): string {
+export function describeArgumentIssues(
+  subject: string,
+  issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[],
+): string {
   const lines = issues.slice(0, 20).map((issue) => `- ${describePath(issue.path)}: ${issue.message}`);
   if (issues.length > 20) lines.push(`- …and ${issues.length - 20} more`);
   const verb = subject.startsWith('tool ') ? 'call the tool' : 'try';

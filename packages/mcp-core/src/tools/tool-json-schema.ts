@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
 import { toPortableJsonSchema } from './portable-json-schema.ts';
 
@@ -37,9 +37,13 @@ export function toToolJsonSchema(schema: unknown, io: 'input' | 'output', where:
   if (!isZodObject(schema)) {
     throw new LocalError('tool_definition_invalid', `${where} must be a zod object schema (z.object({...}))`);
   }
+  if (typeof schema.toJSONSchema !== 'function') {
+    throw new LocalError('tool_definition_invalid', `${where} comes from a zod older than 4.6; upgrade zod`);
+  }
   let jsonSchema: Record<string, unknown>;
   try {
-    jsonSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io, reused: 'inline' }) as Record<string, unknown>;
+    // The schema's own method, not zod's module: the engine never imports zod, so a server without it never loads it.
+    jsonSchema = schema.toJSONSchema({ target: 'draft-2020-12', io, reused: 'inline' }) as Record<string, unknown>;
   } catch (error) {
     throw new LocalError(
       'tool_definition_invalid',
@@ -49,7 +53,14 @@ export function toToolJsonSchema(schema: unknown, io: 'input' | 'output', where:
   }
   // 2020-12 is the default dialect for MCP tool schemas; leaving $schema out keeps lists small.
   delete jsonSchema.$schema;
-  jsonSchema = toPortableJsonSchema(jsonSchema, io);
+  return checkToolJsonSchema(toPortableJsonSchema(jsonSchema, io), where);
+}
+
+/**
+ * Refuses what clients in the field reject in a tool's JSON Schema: `$ref`
+ * (recursive or shared schemas), and `oneOf`/`anyOf`/`allOf` at the top level.
+ */
+export function checkToolJsonSchema(jsonSchema: Record<string, unknown>, where: string): Record<string, unknown> {
   const refPath = findRef(jsonSchema);
   if (refPath !== undefined) {
     throw new LocalError(
