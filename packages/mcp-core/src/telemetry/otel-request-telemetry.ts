@@ -6,6 +6,7 @@ import {
   type MeterProvider,
   metrics,
   propagation,
+  type Span,
   SpanKind,
   SpanStatusCode,
   type TextMapGetter,
@@ -44,25 +45,55 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
   },
 };
 
-/** The request's target and the attributes both its span and its duration carry. */
-function describeRequest(
-  request: ObservedRequest,
-  facts: RequestFacts,
-): { target: string | undefined; attributes: Attributes } {
-  const params = request.params ?? {};
-  const attributes: Attributes = { [McpAttribute.methodName]: request.method };
-  let target: string | undefined;
-  if (request.method === 'tools/call' && typeof params.name === 'string') {
-    target = params.name;
-    attributes[McpAttribute.toolName] = params.name;
-    attributes[McpAttribute.operationName] = executeToolOperation;
-  } else if (request.method === 'prompts/get' && typeof params.name === 'string') {
-    target = params.name;
-    attributes[McpAttribute.promptName] = params.name;
+/** What every request of one kind shares: its span's name, and the attributes its span and its duration carry. */
+interface RequestShape {
+  readonly name: string;
+  readonly attributes: Attributes;
+}
+
+/** Distinct request kinds remembered; past this (names a client made up, say) a shape is built for each request. */
+const maxShapes = 1024;
+
+function targetOf(request: ObservedRequest): string | undefined {
+  const name = request.params?.name;
+  return typeof name === 'string' && (request.method === 'tools/call' || request.method === 'prompts/get')
+    ? name
+    : undefined;
+}
+
+/** The span name and the attributes of a request, as the conventions give them, for one method, target and facts. */
+function shapeOf(method: string, target: string | undefined, facts: RequestFacts): RequestShape {
+  const attributes: Attributes = { [McpAttribute.methodName]: method };
+  if (target !== undefined) {
+    if (method === 'tools/call') {
+      attributes[McpAttribute.toolName] = target;
+      attributes[McpAttribute.operationName] = executeToolOperation;
+    } else {
+      attributes[McpAttribute.promptName] = target;
+    }
   }
   if (facts.protocolVersion !== undefined) attributes[McpAttribute.protocolVersion] = facts.protocolVersion;
   if (facts.networkTransport !== undefined) attributes[McpAttribute.networkTransport] = facts.networkTransport;
-  return { target, attributes };
+  return { name: target === undefined ? method : `${method} ${target}`, attributes: Object.freeze(attributes) };
+}
+
+/**
+ * Shapes built once per method, target, version and transport: a server
+ * answers the same few kinds of request over and over, so the attribute
+ * sets its spans start with and its durations are recorded under are
+ * built once, not per call.
+ */
+function createShapes(): (method: string, target: string | undefined, facts: RequestFacts) => RequestShape {
+  const shapes = new Map<string, RequestShape>();
+  return (method, target, facts) => {
+    const key = `${method}\n${target ?? ''}\n${facts.protocolVersion ?? ''}\n${facts.networkTransport ?? ''}`;
+    let shape = shapes.get(key);
+    if (shape === undefined) {
+      shape = shapeOf(method, target, facts);
+      if (shapes.size < maxShapes) shapes.set(key, shape);
+    }
+    return shape;
+  };
 }
 
 /** `error.type` and the status message for an answer that failed, or undefined for one that did not. */
@@ -88,7 +119,9 @@ function failureOf(response: ObservedAnswer | undefined): { type: string; code?:
  * @example
  * createMcpServer({ name: 'demo', version: '1.0.0', tools, telemetry: createOtelRequestTelemetry() });
  */
-export function createOtelRequestTelemetry(options: OtelRequestTelemetryOptions = {}): RequestTelemetry {
+export function createOtelRequestTelemetry(
+  options: OtelRequestTelemetryOptions = {},
+): RequestTelemetry & { flush(): void } {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(instrumentationScope);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(instrumentationScope);
   const advice = { explicitBucketBoundaries: [...mcpDurationBuckets] };
@@ -116,28 +149,43 @@ export function createOtelRequestTelemetry(options: OtelRequestTelemetryOptions 
     return { parent, links };
   }
 
+  const shapes = createShapes();
+
+  /**
+   * Spans that ended, waiting to be handed to the SDK with their end time.
+   * Ending a span can set off the export of a whole batch (serializing it
+   * takes milliseconds); done once the answer is on its way, that work no
+   * longer holds up the answer it measures. The spans that end in one turn
+   * of the event loop are handed over together, on the next.
+   */
+  let ended: { span: Span; endTime: number; attributes: Attributes | undefined; seconds: number }[] = [];
+  const flush = () => {
+    const batch = ended;
+    ended = [];
+    for (const { span, endTime, attributes, seconds } of batch) {
+      span.end(endTime);
+      if (attributes !== undefined) operationDuration.record(seconds, attributes);
+    }
+  };
+
   return {
+    flush,
     async serve(request, facts, answer) {
       const started = performance.now();
       const { parent, links } = parentOf(request);
       const known = facts();
-      const { target, attributes } = describeRequest(request, known);
-      const spanAttributes: Attributes = { ...attributes };
-      if (request.id !== undefined) spanAttributes[McpAttribute.requestId] = String(request.id);
-      if (known.sessionId !== undefined) spanAttributes[McpAttribute.sessionId] = known.sessionId;
+      const target = targetOf(request);
+      let shape = shapes(request.method, target, known);
       const uri = request.params?.uri;
       const hasUri = typeof uri === 'string' && request.method.startsWith('resources/');
-      if (hasUri) spanAttributes[McpAttribute.resourceUri] = uri;
+      const name = hasUri && options.resourceUriInSpanName === true ? `${request.method} ${uri}` : shape.name;
+      const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: shape.attributes, links }, parent);
+      if (request.id !== undefined) span.setAttribute(McpAttribute.requestId, String(request.id));
+      if (known.sessionId !== undefined) span.setAttribute(McpAttribute.sessionId, known.sessionId);
+      if (hasUri) span.setAttribute(McpAttribute.resourceUri, uri);
       if (options.recordToolContent === true && request.method === 'tools/call') {
-        spanAttributes[McpAttribute.toolCallArguments] = JSON.stringify(request.params?.arguments ?? {});
+        span.setAttribute(McpAttribute.toolCallArguments, JSON.stringify(request.params?.arguments ?? {}));
       }
-      const name =
-        target !== undefined
-          ? `${request.method} ${target}`
-          : hasUri && options.resourceUriInSpanName === true
-            ? `${request.method} ${uri}`
-            : request.method;
-      const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: spanAttributes, links }, parent);
       let response: ObservedAnswer | undefined;
       try {
         const answered = await context.with(trace.setSpan(parent, span), answer);
@@ -145,30 +193,40 @@ export function createOtelRequestTelemetry(options: OtelRequestTelemetryOptions 
         return answered;
       } finally {
         // initialize fixes the version only as it is answered.
-        const settled = request.method === 'initialize' ? facts() : known;
-        if (settled.protocolVersion !== undefined) {
-          attributes[McpAttribute.protocolVersion] = settled.protocolVersion;
-          span.setAttribute(McpAttribute.protocolVersion, settled.protocolVersion);
+        if (request.method === 'initialize') {
+          const settled = facts();
+          shape = shapes(request.method, target, settled);
+          if (settled.protocolVersion !== undefined) {
+            span.setAttribute(McpAttribute.protocolVersion, settled.protocolVersion);
+          }
+          if (settled.sessionId !== undefined) span.setAttribute(McpAttribute.sessionId, settled.sessionId);
         }
-        if (settled.sessionId !== undefined) span.setAttribute(McpAttribute.sessionId, settled.sessionId);
+        let recorded = shape.attributes;
         const failure = failureOf(response);
         if (failure !== undefined) {
-          attributes[McpAttribute.errorType] = failure.type;
+          const failed: Attributes = { ...shape.attributes, [McpAttribute.errorType]: failure.type };
           span.setAttribute(McpAttribute.errorType, failure.type);
           if (failure.code !== undefined) {
-            attributes[McpAttribute.responseStatusCode] = failure.code;
+            failed[McpAttribute.responseStatusCode] = failure.code;
             span.setAttribute(McpAttribute.responseStatusCode, failure.code);
           }
           span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+          recorded = failed;
         } else if (options.recordToolContent === true && response !== undefined && 'result' in response) {
           if (request.method === 'tools/call') {
             span.setAttribute(McpAttribute.toolCallResult, JSON.stringify(response.result));
           }
         }
-        span.end();
+        const endTime = performance.now();
+        if (ended.length === 0) setImmediate(flush);
         // A call from this process (a host mounting the server) has no id: it is not a request this server
         // received, and the host counts it as its own.
-        if (request.id !== undefined) operationDuration.record((performance.now() - started) / 1000, attributes);
+        ended.push({
+          span,
+          endTime,
+          attributes: request.id === undefined ? undefined : recorded,
+          seconds: (endTime - started) / 1000,
+        });
       }
     },
     sessionEnded(facts, seconds) {

@@ -142,6 +142,54 @@ describe('a SERVER span per request, continuing the caller’s trace from params
   });
 });
 
+describe('a 2026-era call retried with the answers it was asked for (multi round-trip)', () => {
+  // The conventions (semantic-conventions-genai, docs/gen-ai/mcp.md) make the MCP client's span the parent of the
+  // server's span and link only the ambient (transport) context; they define no link between the attempts of a
+  // multi round-trip request, which the 2026-07-28 revision makes independent requests with their own ids. So each
+  // attempt continues the trace its own `_meta` carries, and the caller's trace is what ties them together.
+  it('gives each attempt its own SERVER span in the caller’s trace, the first not an error', async () => {
+    const client = await connectTestClient(
+      { server },
+      {
+        client: 'v2-modern',
+        transport: 'memory',
+        onElicit: () => ({ action: 'accept', content: { confirm: true } }),
+      },
+    );
+    const caller = callerContext();
+    try {
+      await (client.sdk as SdkV2Client).callTool({
+        name: 'confirm_delete',
+        arguments: { target: 'notes.txt' },
+        _meta: { traceparent: caller.traceparent },
+      });
+    } finally {
+      await client.close();
+    }
+    const attempts = (
+      await receiver.waitForSpans(
+        (all) =>
+          all.filter((span) => span.traceId === caller.traceId && span.name === 'tools/call confirm_delete').length >=
+          2,
+      )
+    ).filter((span) => span.traceId === caller.traceId);
+    expect(attempts).toHaveLength(2);
+    for (const attempt of attempts) {
+      expect(attempt.parentSpanId).toBe(caller.spanId);
+      expect(attempt.attributes).toMatchObject({
+        [McpAttribute.toolName]: 'confirm_delete',
+        [McpAttribute.protocolVersion]: '2026-07-28',
+      });
+      // Asking for input is not a failure; and in memory there is no transport context to link.
+      expect(attempt.attributes).not.toHaveProperty(McpAttribute.errorType);
+      expect(attempt.status.code ?? 0).toBe(0);
+      expect(attempt.links).toEqual([]);
+    }
+    const [first, second] = attempts.map((attempt) => attempt.attributes[McpAttribute.requestId]);
+    expect(first).not.toBe(second);
+  });
+});
+
 describe('over stdio', () => {
   it.each(['v2-modern', 'v2-legacy'] as const)('%s: network.transport is pipe', async (kind) => {
     const client = await connectTestClient(

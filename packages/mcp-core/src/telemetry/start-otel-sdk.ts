@@ -15,6 +15,7 @@ import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace
 import type { RequestTelemetry } from '../engine/request-telemetry.ts';
 import { LocalError } from '../errors/local-error.ts';
 import { createOtelRequestTelemetry } from './otel-request-telemetry.ts';
+import { spanBatchSettings } from './span-batch-settings.ts';
 import type { TelemetrySettings } from './telemetry-settings.ts';
 
 const { createServer } = process.getBuiltinModule('node:http');
@@ -26,7 +27,9 @@ export interface StartedTelemetry {
   shutdown(): Promise<void>;
 }
 
-function exportIntervalMs(env: Readonly<Record<string, string | undefined>>): number {
+type Environment = Readonly<Record<string, string | undefined>>;
+
+function exportIntervalMs(env: Environment): number {
   const value = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
   return Number.isFinite(value) && value > 0 ? value : 60_000;
 }
@@ -68,7 +71,7 @@ async function listenForScrapes(
 export async function startOtelSdk(
   settings: TelemetrySettings,
   serviceName: string,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Environment,
 ): Promise<StartedTelemetry> {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': serviceName }))
@@ -78,7 +81,7 @@ export async function startOtelSdk(
   if (settings.traces) {
     tracerProvider = new NodeTracerProvider({
       resource,
-      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), spanBatchSettings(env))],
     });
     // Also installs the AsyncLocalStorage context manager and the W3C trace-context and baggage propagators.
     tracerProvider.register();
@@ -115,10 +118,13 @@ export async function startOtelSdk(
   };
   if (tracerProvider !== undefined) options.tracerProvider = tracerProvider;
   if (meterProvider !== undefined) options.meterProvider = meterProvider;
+  const telemetry = createOtelRequestTelemetry(options);
   return {
-    telemetry: createOtelRequestTelemetry(options),
+    telemetry,
     metricsUrl,
     async shutdown() {
+      // Spans that ended this turn reach the exporters before they send their last batch.
+      telemetry.flush();
       await Promise.allSettled(closers.map((close) => close()));
     },
   };
