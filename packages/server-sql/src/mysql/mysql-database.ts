@@ -249,7 +249,7 @@ class MysqlDatabase implements SqlDatabase {
       case 'query': {
         const started = performance.now();
         const collector = new MysqlRowCollector(request.limits);
-        await session.stream(statement, params, collector);
+        await session.stream(statement, params, collector, { last: true });
         return collector.toJson(performance.now() - started);
       }
       case 'export':

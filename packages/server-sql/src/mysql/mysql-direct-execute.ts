@@ -83,10 +83,17 @@ const lastPrepared = 0xff_ff_ff_ff;
  */
 class DirectPrepare extends Prepare {
   readonly #executePacket: WritablePacket;
+  readonly #after: Buffer | undefined;
 
-  constructor(sql: string, executePacket: WritablePacket, done: (error: Error | null) => void) {
+  constructor(
+    sql: string,
+    executePacket: WritablePacket,
+    after: Buffer | undefined,
+    done: (error: Error | null) => void,
+  ) {
     super({ sql }, done);
     this.#executePacket = executePacket;
+    this.#after = after;
   }
 
   start(_packet: unknown, connection: ConnectionInternals): State {
@@ -94,7 +101,9 @@ class DirectPrepare extends Prepare {
     // Each command numbers its packets from 0; the prepare's answer comes back as 1.
     prepare.writeHeader(0);
     this.#executePacket.writeHeader(0);
-    connection.write(Buffer.concat([prepare.buffer, this.#executePacket.buffer]));
+    const packets = [prepare.buffer, this.#executePacket.buffer];
+    if (this.#after !== undefined) packets.push(this.#after);
+    connection.write(Buffer.concat(packets));
     connection.sequenceId = 1;
     return this.prepareHeader;
   }
@@ -108,12 +117,15 @@ class DirectPrepare extends Prepare {
 /**
  * Runs one statement as mysql2's `connection.execute` does, with the same
  * events ('fields', 'result', 'error', 'end'), in one round trip instead of
- * two. MariaDB only.
+ * two. MariaDB only. `after` holds the packets of commands to send in the
+ * same write, behind the execute; the caller queues the commands that read
+ * their answers right after this one.
  */
 export function executeDirect(
   connection: PoolConnection,
   options: { sql: string; rowsAsArray: boolean },
   values: readonly mysql.ExecuteValues[],
+  after?: Buffer,
 ): EventEmitter {
   const internals = connection as unknown as ConnectionInternals;
   const events = new EventEmitter();
@@ -129,7 +141,7 @@ export function executeDirect(
     [],
   ).toPacket();
   let prepareError: Error | undefined;
-  const prepare = new DirectPrepare(options.sql, executePacket, (error) => {
+  const prepare = new DirectPrepare(options.sql, executePacket, after, (error) => {
     if (error === null) return;
     prepareError = error;
     // A lost connection never gets to the execute; its answer to a refused prepare is the error that matters.

@@ -5,7 +5,7 @@ import { QueryFailure } from '../query-failure.ts';
 import type { SqlOutcome } from '../sql-engine.ts';
 import type { StatementTimeLimit } from '../statement-time-limit.ts';
 import { executeDirect } from './mysql-direct-execute.ts';
-import { resetAndPinSession } from './mysql-session-reset.ts';
+import { readResetAndPin, resetAndPinPackets, resetAndPinSession } from './mysql-session-reset.ts';
 import type { MysqlStatementStopper } from './mysql-statement-stopper.ts';
 import type { MysqlColumn } from './mysql-values.ts';
 
@@ -83,8 +83,12 @@ export interface MysqlRowSink {
 
 /** What a call does inside its session. */
 export interface GuardedSession {
-  /** Runs one prepared statement, streaming its rows into the sink until it says stop. */
-  stream(sql: string, params: readonly unknown[], sink: MysqlRowSink): Promise<void>;
+  /**
+   * Runs one prepared statement, streaming its rows into the sink until it
+   * says stop. `last`: the call sends nothing after it, so on MariaDB the
+   * connection's reset goes out in the same write (see `guardedCall`).
+   */
+  stream(sql: string, params: readonly unknown[], sink: MysqlRowSink, options?: { last?: boolean }): Promise<void>;
   /** Runs one prepared statement of ours and returns its rows as objects (schema reads). */
   rows(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /** Stops reading rows from the server (the sink's consumer is behind) until `resume`. */
@@ -202,11 +206,14 @@ export async function guardedCall(
     return { ok: false, code: 'sql_error', message: serverErrorMessage(error, flavor) };
   };
 
+  // The reset written behind the call's last statement, when it was: its answers, read after the statement's.
+  let pipelinedReset: Promise<void> | undefined;
   const execute = (
     sql: string,
     params: readonly unknown[],
     onFields: (fields: MysqlColumn[]) => void,
     onRow: (row: unknown[]) => boolean,
+    last = false,
   ) =>
     new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -221,11 +228,24 @@ export async function guardedCall(
         else reject(new CallFailure(outcomeOf(error)));
       };
       running = (error) => settle(error);
-      // MariaDB prepares and executes in one round trip; MySQL has no way to, and takes two.
+      // MariaDB prepares and executes in one round trip; MySQL has no way to, and takes two. Behind the call's
+      // last statement MariaDB also gets the reset and the next call's settings in the same write: the server
+      // reads its commands in order, so they run when the statement is over, as they would after a round trip.
+      const pipeline = last && flavor === 'mariadb' && settings.callTimeLimit === undefined;
       const command =
         flavor === 'mariadb'
-          ? executeDirect(connection, { sql, rowsAsArray: true }, params as mysql.ExecuteValues[])
+          ? executeDirect(
+              connection,
+              { sql, rowsAsArray: true },
+              params as mysql.ExecuteValues[],
+              pipeline ? resetAndPinPackets(connection, callSessionSql(settings)) : undefined,
+            )
           : connection.execute({ sql, rowsAsArray: true }, params as mysql.ExecuteValues[]);
+      if (pipeline) {
+        pipelinedReset = readResetAndPin(connection);
+        // Read after the call; a failure there drops the connection.
+        pipelinedReset.catch(() => {});
+      }
       // A statement without a result set (possible only behind the gate) answers an OK: no columns, no rows.
       let resultSet = false;
       command.on('fields', (fields: MysqlColumn[] | undefined) => {
@@ -246,12 +266,13 @@ export async function guardedCall(
     });
 
   const session: GuardedSession = {
-    stream: (sql, params, sink) =>
+    stream: (sql, params, sink, options = {}) =>
       execute(
         sql,
         params,
         (fields) => sink.setColumns(fields),
         (row) => sink.add(row),
+        options.last,
       ),
     pause() {
       if (paused || stopReason !== undefined) return;
@@ -305,7 +326,11 @@ export async function guardedCall(
     clearTimeout(graceTimer);
     call.signal.removeEventListener('abort', onAbort);
     await Promise.all(kills);
-    await settleConnection(connection, connectionKilled, callSessionSql(settings));
+    await settleConnection(connection, connectionKilled, callSessionSql(settings), {
+      pipelinedReset,
+      // A KILL QUERY may land after the reset written behind the statement: then the connection is reset again.
+      stopped: kills.length > 0,
+    });
   }
   if (stale) throw new StaleConnection();
   return outcome;
@@ -315,10 +340,16 @@ export async function guardedCall(
  * Resets the connection and sets it up for the next call, or drops it when
  * that fails. COM_RESET_CONNECTION rolls back any open transaction itself.
  */
-async function settleConnection(connection: PoolConnection, killed: boolean, sessionSql: string): Promise<void> {
+async function settleConnection(
+  connection: PoolConnection,
+  killed: boolean,
+  sessionSql: string,
+  pipelined: { pipelinedReset: Promise<void> | undefined; stopped: boolean },
+): Promise<void> {
   if (killed) return;
   try {
-    await resetAndPinSession(connection, sessionSql);
+    if (pipelined.pipelinedReset !== undefined) await pipelined.pipelinedReset;
+    if (pipelined.pipelinedReset === undefined || pipelined.stopped) await resetAndPinSession(connection, sessionSql);
     connection.release();
   } catch {
     connection.destroy();

@@ -39,14 +39,29 @@ function packet(sequenceId: number, body: Buffer): Buffer {
   return Buffer.concat([header, body]);
 }
 
+/**
+ * COM_RESET_CONNECTION and a COM_QUERY of `sql`, as the bytes to write: each
+ * command starts its packets at sequence 0.
+ */
+export function resetAndPinPackets(connection: PoolConnection, sql: string): Buffer {
+  const internals = connection as unknown as ConnectionInternals;
+  const attributes = internals.config.clientFlags & internals.serverCapabilityFlags & clientQueryAttributes;
+  const query = Buffer.concat([
+    Buffer.from(attributes === 0 ? [comQuery] : [comQuery, 0, 1]),
+    Buffer.from(sql, 'utf8'),
+  ]);
+  return Buffer.concat([packet(0, Buffer.from([comResetConnection])), packet(0, query)]);
+}
+
 class ResetAndPinCommand {
-  readonly #sql: string;
+  /** The packets to write, or undefined when they went out already, behind the call's statement. */
+  readonly #packets: Buffer | undefined;
   readonly #done: (error: Error | undefined) => void;
   #answered = 0;
   #error: Error | undefined;
 
-  constructor(sql: string, done: (error: Error | undefined) => void) {
-    this.#sql = sql;
+  constructor(packets: Buffer | undefined, done: (error: Error | undefined) => void) {
+    this.#packets = packets;
     this.#done = done;
   }
 
@@ -58,13 +73,8 @@ class ResetAndPinCommand {
   /** mysql2 calls this once to start (no packet), then with every packet the server sends; true when done. */
   execute(received: ReceivedPacket | undefined, connection: ConnectionInternals): boolean {
     if (received === undefined) {
-      const attributes = connection.config.clientFlags & connection.serverCapabilityFlags & clientQueryAttributes;
-      const query = Buffer.concat([
-        Buffer.from(attributes === 0 ? [comQuery] : [comQuery, 0, 1]),
-        Buffer.from(this.#sql, 'utf8'),
-      ]);
-      // Each command starts its packets at sequence 0; each answer is one packet with sequence 1.
-      connection.write(Buffer.concat([packet(0, Buffer.from([comResetConnection])), packet(0, query)]));
+      if (this.#packets !== undefined) connection.write(this.#packets);
+      // Each answer is one packet with sequence 1.
       connection.sequenceId = 1;
       return false;
     }
@@ -86,9 +96,18 @@ class ResetAndPinCommand {
  * Rejects when either failed; the connection should then be dropped.
  */
 export function resetAndPinSession(connection: PoolConnection, sql: string): Promise<void> {
+  return readResetAndPin(connection, resetAndPinPackets(connection, sql));
+}
+
+/**
+ * Reads the answers to `resetAndPinPackets` that were written already (behind
+ * the call's statement, in the same write), once every command queued before
+ * it has read its own; or writes `packets` first when they are given.
+ */
+export function readResetAndPin(connection: PoolConnection, packets?: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     let settled = false;
-    const command = new ResetAndPinCommand(sql, (error) => {
+    const command = new ResetAndPinCommand(packets, (error) => {
       if (settled) return;
       settled = true;
       if (error === undefined) resolve();
