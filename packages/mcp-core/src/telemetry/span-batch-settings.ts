@@ -7,10 +7,11 @@ function positive(env: Environment, name: string, fallback: number): number {
 }
 
 /**
- * The batch span processor's settings from the standard `OTEL_BSP_*`
- * variables, which the SDK's processor does not read by itself. Without
- * them: a batch of up to 2,048 spans every second, or as soon as that many
- * are waiting, and up to 8,192 waiting. A batch costs one HTTP request
+ * The batch span processor's settings: the standard `OTEL_BSP_*`
+ * variables of the environment the server was started with, and where they
+ * are unset, defaults of our own rather than the SDK's (512 spans every 5 s,
+ * 2,048 waiting): a batch of up to 2,048 spans every second, or as soon as
+ * that many are waiting, and up to 8,192 waiting. A batch costs one HTTP request
  * whatever its size, so a server answering thousands of calls a second
  * sends a few requests a second instead of one per 512 spans; the queue
  * holds four batches, so a burst while one is being sent is not dropped.

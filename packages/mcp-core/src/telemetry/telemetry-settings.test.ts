@@ -40,6 +40,15 @@ describe('the OTEL_* variables and --metrics', () => {
     });
   });
 
+  it('take a sampler the SDK knows, with its ratio', () => {
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    };
+    expect(readTelemetrySettings(env, undefined)).toMatchObject({ traces: true });
+  });
+
   it('OTEL_SDK_DISABLED=true wins over everything', () => {
     expect(
       readTelemetrySettings(
@@ -53,6 +62,21 @@ describe('the OTEL_* variables and --metrics', () => {
     [{ OTEL_TRACES_EXPORTER: 'zipkin' }, undefined, /OTEL_TRACES_EXPORTER: "zipkin" is not supported/],
     [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, undefined, /OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported/],
     [{}, 'localhost:99999', /--metrics must be PORT or HOST:PORT/],
+    [
+      { OTEL_TRACES_SAMPLER: 'sometimes' },
+      undefined,
+      /OTEL_TRACES_SAMPLER: "sometimes" is not supported; use always_on/,
+    ],
+    [
+      { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '10%' },
+      undefined,
+      /OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1/,
+    ],
+    [
+      { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' },
+      undefined,
+      /OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1 .*; got "2"/,
+    ],
   ] as const)('refuse a value they cannot honour, naming it: %o %s', (env, metrics, message) => {
     expect(refusal(env, metrics)).toMatch(message);
   });

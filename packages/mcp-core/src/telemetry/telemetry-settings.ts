@@ -26,6 +26,36 @@ function check(names: string[] | undefined, variable: string, supported: readonl
   }
 }
 
+const samplers = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+/**
+ * `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`, which the SDK reads
+ * itself: refused here when wrong, where the SDK would log and trace every
+ * request instead, so an operator who asked for 1 in 10 never pays for all.
+ */
+function checkSampler(env: Environment): void {
+  const sampler = env.OTEL_TRACES_SAMPLER?.trim();
+  if (sampler === undefined || sampler === '') return;
+  check([sampler], 'OTEL_TRACES_SAMPLER', samplers);
+  const ratio = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  if (sampler.endsWith('traceidratio') && ratio !== undefined && ratio !== '') {
+    const value = Number(ratio);
+    if (!Number.isFinite(value) || value < 0 || value > 1) {
+      throw new LocalError(
+        'config_invalid',
+        `OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1 (0.1 traces 1 request in 10); got "${ratio}"`,
+      );
+    }
+  }
+}
+
 /** `9464`, `127.0.0.1:9464`, `[::1]:9464` or `0.0.0.0:9464`; loopback unless a host is given. */
 export function parseMetricsListen(value: string, what: string): { host: string; port: number } {
   const match = /^(?:(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value.trim());
@@ -62,6 +92,7 @@ export function readTelemetrySettings(
       `OTEL_EXPORTER_OTLP_PROTOCOL: "${protocol}" is not supported; OTLP is sent as http/json (unset it or set http/json)`,
     );
   }
+  checkSampler(env);
   const endpoint = (name: string) => (env[name]?.trim() ?? '') !== '';
   const anyEndpoint = endpoint('OTEL_EXPORTER_OTLP_ENDPOINT');
   const traces = traceExporters?.includes('otlp') ?? (anyEndpoint || endpoint('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'));
