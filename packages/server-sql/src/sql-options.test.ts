@@ -41,7 +41,7 @@ describe('sql server options', () => {
       maxResultBytes: 262_144,
       maxBlobBytes: 4096,
       timeoutMs: 10_000,
-      maxConcurrentQueries: 4,
+      maxConcurrentQueries: 8,
       maxSqlLength: 100_000,
       maxTables: 200,
       maxExportRows: 10_000_000,

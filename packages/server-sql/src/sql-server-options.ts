@@ -119,7 +119,7 @@ export const sqlServerOptions: z.ZodObject<SqlServerOptionsShape, z.core.$strict
       maxBlobBytes: limitOption(4096, 'BLOBs larger than this are returned as their length only'),
       timeoutMs: limitOption(10_000, 'Milliseconds a statement may run before it is stopped'),
       maxConcurrentQueries: limitOption(
-        4,
+        8,
         'Statements running at once: query processes for SQLite, connections per PostgreSQL or MySQL database',
       ),
       maxSqlLength: limitOption(100_000, 'Characters of SQL a call may send'),
