@@ -19,15 +19,22 @@
  * burst of other work on the machine weighs on both sides of a ratio alike.
  * The CPU time each server process spent per call (from /proc, where there
  * is one) is shown too: it does not depend on what else the machine is
- * doing. Every answer is checked. Exits non-zero when a bar is missed: the
- * host on its embedded store ≥ 0.8× the direct server and ≥ 0.8× the host
- * with no store writes, and the PostgreSQL store ≥ 0.8× the embedded one at
- * 64 clients.
+ * doing. Every answer is checked. After the last cell each server's memory
+ * is shown side by side: its resident set (from /proc), V8's heap used,
+ * external and array-buffer memory as the run left them, and the same after
+ * a full garbage collection (bench/report-memory.ts, loaded into each
+ * server), which tells memory held from garbage not yet collected; with
+ * BENCH_HEAP_SNAPSHOTS=<directory> each server also writes a heap snapshot
+ * there. Exits non-zero when a bar is missed: the host on its embedded store
+ * ≥ 0.8× the direct server's calls/s and ≥ 0.8× the host with no store
+ * writes, the PostgreSQL store ≥ 0.8× the embedded one at 64 clients, and
+ * the host on its embedded store ≤ 1.5× the direct server's resident set.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type SpawnedHttpServer, spawnHttpServer } from '@toolshed/mcp-core/testing';
 import { type PostgresStateServer, postgresStateService, startPostgresStateServer } from '@toolshed/state/testing';
 import { keepBusy } from '../../../packages/mcp-core/bench/busy-callers.ts';
@@ -47,6 +54,8 @@ const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
 const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 12);
 const loads = [8, 64] as const;
 const bar = 0.8;
+/** The host's resident set after the run, at most this many times the direct server's. */
+const memoryBar = 1.5;
 const warmUpMs = 1000;
 const marker = 'A line of notes for the benchmark.';
 
@@ -89,7 +98,14 @@ if (postgres === undefined)
   console.error(`${postgresStateService.binary} is missing: the PostgreSQL store is left out`);
 const host = new URL('../bin/toolshed.js', import.meta.url).pathname;
 
-const useBuilt = ['--import', new URL('./use-built-packages.ts', import.meta.url).pathname];
+const memoryDirectory = process.env.BENCH_HEAP_SNAPSHOTS ?? join(directory, 'memory');
+mkdirSync(memoryDirectory, { recursive: true });
+const useBuilt = [
+  '--import',
+  new URL('./use-built-packages.ts', import.meta.url).pathname,
+  '--import',
+  new URL('./report-memory.ts', import.meta.url).pathname,
+];
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const direct = 'filesystem directly';
 const noStore = 'host, audit off';
@@ -139,6 +155,40 @@ function cpuSeconds(pid: number | undefined): number {
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond;
+}
+
+/** What `process.memoryUsage()` says, in bytes. */
+interface HeapFigures {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+interface ServerMemory {
+  /** The resident set from /proc, before the server is asked anything. */
+  resident: number;
+  left: HeapFigures;
+  collected: HeapFigures;
+}
+
+/** A server's memory as the run left it, and after a full collection; undefined where there is no /proc. */
+async function memoryOf(server: SpawnedHttpServer): Promise<ServerMemory | undefined> {
+  const pid = server.child.pid;
+  if (pid === undefined || !existsSync(`/proc/${pid}/status`)) return undefined;
+  const resident = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+  const report = join(memoryDirectory, `${pid}.json`);
+  server.child.kill('SIGUSR2');
+  while (!existsSync(report)) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`server ${pid} exited`);
+    await sleep(50);
+  }
+  const { left, collected } = JSON.parse(readFileSync(report, 'utf8')) as Omit<ServerMemory, 'resident'>;
+  return { resident, left, collected };
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
 function median(values: readonly number[]): number {
@@ -204,12 +254,18 @@ const servers: SpawnedHttpServer[] = [];
 const results = new Map<string, RoundSummary & { cpuPerCallMs: number }>();
 const ratios = new Map<string, number>();
 const rateOf = new Map<string, number[]>();
+const memory = new Map<string, ServerMemory>();
 const eras = selectedEras();
 try {
   for (const target of targets) {
     servers.push(
       await spawnHttpServer([...nodeArgs, ...useBuilt, ...target.args, '--http', '127.0.0.1:0'], {
-        env: { ...process.env, ...target.env, XDG_STATE_HOME: join(directory, 'state') },
+        env: {
+          ...process.env,
+          ...target.env,
+          XDG_STATE_HOME: join(directory, 'state'),
+          BENCH_MEMORY_DIRECTORY: memoryDirectory,
+        },
       }),
     );
   }
@@ -255,6 +311,10 @@ try {
       }
     }
   }
+  for (const [index, target] of targets.entries()) {
+    const figures = await memoryOf(servers[index] as SpawnedHttpServer);
+    if (figures !== undefined) memory.set(target.name, figures);
+  }
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
   await postgres?.stop();
@@ -292,6 +352,25 @@ for (const era of eras) {
       );
     }
   }
+}
+const directMemory = memory.get(direct);
+if (directMemory !== undefined) {
+  console.log('\nMemory after the run: as left, and after a full garbage collection\n');
+  console.log(
+    '| server | RSS | heap used | external | array buffers | RSS after GC | heap used after GC | RSS ÷ direct |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const target of targets) {
+    const figures = memory.get(target.name);
+    if (figures === undefined) continue;
+    const ratio = figures.resident / directMemory.resident;
+    const held = target.name !== embedded || ratio <= memoryBar;
+    if (!held) misses.push(`${embedded} RSS ÷ ${direct}: ${ratio.toFixed(2)}×`);
+    console.log(
+      `| ${target.name} | ${mebibytes(figures.resident)} | ${mebibytes(figures.left.heapUsed)} | ${mebibytes(figures.left.external)} | ${mebibytes(figures.left.arrayBuffers)} | ${mebibytes(figures.collected.rss)} | ${mebibytes(figures.collected.heapUsed)} | ${ratio.toFixed(2)}×${held ? '' : ' ✗'} |`,
+    );
+  }
+  console.log(`\nBar: ${embedded} RSS ≤ ${memoryBar}× ${direct}.`);
 }
 console.log(misses.length === 0 ? '\nEvery bar is met.' : `\nBars missed: ${misses.join('; ')}`);
 if (misses.length > 0) process.exitCode = 1;

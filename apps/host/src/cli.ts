@@ -21,6 +21,7 @@ import { runSelftest } from './cli/selftest-command.ts';
 import { checkConsoleOptions, consoleCliOptions, startConsole } from './cli/start-console.ts';
 import { toolCallParams } from './cli/tool-call-params.ts';
 import { formatToolTable, startFailures } from './cli/tools-command.ts';
+import { capYoungGeneration, youngGenerationSemiSpaceMiB } from './cli/young-generation-cap.ts';
 import { hostVersion } from './host-version.ts';
 import { loadHostTelemetry } from './telemetry/host-telemetry.ts';
 import { UpstreamRpcError } from './upstream/upstream-errors.ts';
@@ -118,6 +119,12 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
 } else if (name === 'serve') {
   await runCli(commands.serve, rest, env, async (values) => {
     checkConsoleOptions(values);
+    // A long-running server under load: see young-generation-cap.ts for why, and the README for the figures.
+    const stopCapping = capYoungGeneration({
+      semiSpaceMiB: youngGenerationSemiSpaceMiB,
+      execArgv: process.execArgv,
+      nodeOptions: env.NODE_OPTIONS,
+    });
     // Before the host and the packages it mounts are created, so that their servers report through it.
     const { metricsUrl } = await startTelemetry({ serviceName: 'toolshed', env, metrics: values.metrics });
     if (metricsUrl !== undefined) process.stderr.write(`toolshed: serving metrics at ${metricsUrl}\n`);
@@ -148,6 +155,7 @@ if (argv.length === 1 && (first === '--help' || first === '-h')) {
     reloading.close();
     await consoleServer?.handle.close();
     await host.close();
+    stopCapping?.();
   });
 } else if (name === 'tools') {
   await runCli(commands.tools, rest, env, async (values) => {
