@@ -4,11 +4,15 @@ import {
   copyFileSync,
   fchmodSync,
   fstatSync,
+  futimesSync,
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
+  readSync,
   type Stats,
   unlinkSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ToolError } from '@toolshed/mcp-core';
@@ -54,11 +58,14 @@ type Guard = Pick<PathGuard, 'grants' | 'readOnly'>;
 const openSource = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 // copy_file_range (or a clone where the file system shares blocks) without a trip through this process.
 const copyFlags = constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE;
-// Files up to this size are copied synchronously within a time slice: for small files the thread pool's round
-// trip costs more than the copy. Larger ones go through it, so the event loop is not held.
+// Files up to this size are copied synchronously within a time slice (a tree's through this process's buffer):
+// for small files the thread pool's round trip costs more than the copy. Larger ones go through it, so the event
+// loop is not held.
 const syncCopyBytes = 1024 * 1024;
 // Set-user-ID and set-group-ID bits are dropped, as cp drops them: the copy belongs to this process's user.
 const keptModeBits = 0o1777;
+// O_EXCL: a name that exists now, a link included, is never opened, so nothing is written through one.
+const createCopy = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -123,6 +130,49 @@ async function copyFileContent(file: OpenedSourceFile, to: string, owner: Proces
   if ((file.stats.mode & 0o6000) !== 0) chmodSync(to, file.stats.mode & keptModeBits);
 }
 
+/**
+ * The permission bits new files lose to this process's umask, read from the kernel (`/proc/self/status`) rather
+ * than with `process.umask()`, which can only read it by setting it. `undefined` where the kernel does not say: a
+ * copy then sets each file's mode itself.
+ */
+function processUmask(): number | undefined {
+  try {
+    const line = /^Umask:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/status', 'latin1'));
+    return line === null ? undefined : Number.parseInt(line[1] as string, 8);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copies a small opened file's bytes, mode and times to `to`, through this process's buffer: open, read, write,
+ * set the times, close — five system calls where libuv's copyFile makes ten (it opens the source again through
+ * its descriptor's link, tries a clone, and sets the mode and the owner on every copy). Times are kept to the
+ * microsecond (Node takes them as floating-point seconds). The guarantees are those of copyFile with
+ * COPYFILE_EXCL: the bytes are read from
+ * the descriptor the caller opened with O_NOFOLLOW and checked to be a regular file, and the copy is created by
+ * name inside the verified destination directory with O_CREAT | O_EXCL | O_NOFOLLOW, so an existing name or a
+ * link planted there is refused, never written through. The copy belongs to this process's user by creation.
+ */
+function copySmallFile(file: OpenedSourceFile, to: string, buffer: Buffer, umask: number | undefined): void {
+  const mode = file.stats.mode & keptModeBits;
+  const fd = openSync(to, createCopy, mode & 0o777);
+  try {
+    let length = 0;
+    while (length < file.stats.size) {
+      const read = readSync(file.fd, buffer, length, file.stats.size - length, length);
+      if (read === 0) break;
+      length += read;
+    }
+    for (let written = 0; written < length; ) written += writeSync(fd, buffer, written, length - written);
+    // The umask took bits the source has (or the sticky bit, which open does not set): set the mode itself.
+    if (umask === undefined || (mode & (umask | 0o1000)) !== 0) fchmodSync(fd, mode);
+    futimesSync(fd, file.stats.atimeMs / 1000, file.stats.mtimeMs / 1000);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A tree copy: counted first and refused over the caps, then copied depth first through verified descriptors. */
 class TreeCopy {
   files = 0;
@@ -137,8 +187,11 @@ class TreeCopy {
   readonly #maxEntries: number;
   readonly #maxDepth: number;
   readonly #maxBytes: number;
-  readonly #tick: () => Promise<boolean>;
+  readonly #tick: () => false | Promise<true>;
   readonly #owner = processOwner();
+  readonly #umask = processUmask();
+  /** The bytes of the small file being copied; grown to the largest met. */
+  #buffer = Buffer.allocUnsafe(64 * 1024);
 
   constructor(guard: Guard, source: GuardedPath, destination: GuardedPath, options: CopyOptions) {
     this.#guard = guard;
@@ -194,7 +247,8 @@ class TreeCopy {
     this.planned.entries += entries.length;
     if (this.planned.entries > this.#maxEntries) throw this.#refuse(`holds more than ${this.#maxEntries} entries`);
     for (const entry of entries) {
-      await this.#tick();
+      const slice = this.#tick();
+      if (slice !== false) await slice;
       if (entry.isFile()) {
         // By path, not through the descriptor: twice as fast, and only an estimate — the copy holds the cap on
         // the bytes it really copies.
@@ -217,7 +271,8 @@ class TreeCopy {
   async copy(from: OpenTreeDirectory, to: OpenTreeDirectory, relative: string, depth: number): Promise<void> {
     for (const entry of listTreeDirectory(from)) {
       // Progress once a slice: a notification for each of thousands of files would cost more than the copies.
-      if (await this.#tick()) this.#options.progress?.(this.files, this.planned.files);
+      const slice = this.#tick();
+      if (slice !== false && (await slice)) this.#options.progress?.(this.files, this.planned.files);
       const below = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (this.files + this.directories + this.skipped.length >= this.#maxEntries || depth > this.#maxDepth) {
         throw new ToolError(`it grew past the caps (${this.#maxEntries} entries, ${this.#maxDepth} levels)`);
@@ -225,7 +280,8 @@ class TreeCopy {
       if (entry.isDirectory()) {
         await this.#copyDirectory(from, to, entry.name, below, depth);
       } else if (entry.isFile()) {
-        await this.#copyFile(from, to, entry.name, below);
+        const large = this.#copyFile(from, to, entry.name, below);
+        if (large !== undefined) await large;
       } else {
         this.skipped.push(below);
       }
@@ -264,23 +320,41 @@ class TreeCopy {
     }
   }
 
-  async #copyFile(from: OpenTreeDirectory, to: OpenTreeDirectory, name: string, below: string): Promise<void> {
+  /**
+   * Copies one file; synchronously for a small one (most of a tree's files), so the walk does not wait on a
+   * promise a file. Answers a promise only for a file copied through the thread pool.
+   */
+  #copyFile(from: OpenTreeDirectory, to: OpenTreeDirectory, name: string, below: string): Promise<void> | undefined {
     const file = openSourceFile(from, name);
     if (file === undefined) {
       this.skipped.push(below);
-      return;
+      return undefined;
     }
+    let closeLater = false;
     try {
       if (this.bytes + file.stats.size > this.#maxBytes) {
         throw new ToolError(`it grew past ${this.#maxBytes} bytes`);
       }
-      await copyFileContent(file, `${to.base}/${name}`, this.#owner);
-      if (!checkSameFile(file, from, name)) {
-        unlinkSync(`${to.base}/${name}`);
-        throw accessDenied(this.#source.requested, 'had a file swapped while it was copied');
+      if (file.stats.size > syncCopyBytes) {
+        closeLater = true;
+        return copyFileContent(file, `${to.base}/${name}`, this.#owner)
+          .then(() => this.#copied(file, from, to, name))
+          .finally(() => closeSync(file.fd));
       }
+      if (this.#buffer.length < file.stats.size) this.#buffer = Buffer.allocUnsafe(syncCopyBytes);
+      copySmallFile(file, `${to.base}/${name}`, this.#buffer, this.#umask);
+      this.#copied(file, from, to, name);
+      return undefined;
     } finally {
-      closeSync(file.fd);
+      if (!closeLater) closeSync(file.fd);
+    }
+  }
+
+  /** Counts a file copied, once its source is known to be the file opened. */
+  #copied(file: OpenedSourceFile, from: OpenTreeDirectory, to: OpenTreeDirectory, name: string): void {
+    if (!checkSameFile(file, from, name)) {
+      unlinkSync(`${to.base}/${name}`);
+      throw accessDenied(this.#source.requested, 'had a file swapped while it was copied');
     }
     this.files++;
     this.bytes += file.stats.size;

@@ -45,7 +45,7 @@ class TreeRemoval {
   readonly #maxEntries: number;
   readonly #maxDepth: number;
   readonly #dev: number;
-  readonly #tick: () => Promise<boolean>;
+  readonly #tick: () => false | Promise<true>;
 
   constructor(guard: Guard, target: GuardedPath, options: RemoveOptions, dev: number) {
     this.#guard = guard;

@@ -110,6 +110,17 @@ describe('copy', () => {
     expect(readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it("keeps a tree's file modes past the umask, and their modification times", async () => {
+    const files = { 'a.txt': 0o666, 'deep/b.txt': 0o1604 };
+    for (const [name, mode] of Object.entries(files)) chmodSync(join(root, 'tree', name), mode);
+    process.getBuiltinModule('node:fs').utimesSync(join(root, 'tree', 'a.txt'), 1_000_000, 1_234_567.5);
+    await guard.copy(await guard.resolve('tree'), await write('moded', { keepLastLink: true }));
+    for (const [name, mode] of Object.entries(files)) {
+      expect(statSync(join(root, 'moded', name)).mode & 0o7777).toBe(mode);
+    }
+    expect(statSync(join(root, 'moded', 'a.txt')).mtimeMs).toBe(1_234_567_500);
+  });
+
   it.skipIf(process.getuid?.() !== 0)(
     'gives the copy to this process, not to the owner of the source (as root)',
     async () => {
