@@ -149,10 +149,10 @@ function processUmask(): number | undefined {
  * set the times, close — five system calls where libuv's copyFile makes ten (it opens the source again through
  * its descriptor's link, tries a clone, and sets the mode and the owner on every copy). Times are kept to the
  * microsecond (Node takes them as floating-point seconds). The guarantees are those of copyFile with
- * COPYFILE_EXCL: the bytes are read from
- * the descriptor the caller opened with O_NOFOLLOW and checked to be a regular file, and the copy is created by
- * name inside the verified destination directory with O_CREAT | O_EXCL | O_NOFOLLOW, so an existing name or a
- * link planted there is refused, never written through. The copy belongs to this process's user by creation.
+ * COPYFILE_EXCL: the bytes are read from the descriptor the caller opened with O_NOFOLLOW and checked to be a
+ * regular file, and the copy is created by name inside the verified destination directory with O_CREAT | O_EXCL
+ * | O_NOFOLLOW, so an existing name or a link planted there is refused, never written through. The copy belongs
+ * to this process's user by creation.
  */
 function copySmallFile(file: OpenedSourceFile, to: string, buffer: Buffer, umask: number | undefined): void {
   const mode = file.stats.mode & keptModeBits;
