@@ -105,7 +105,11 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
       const started = performance.now();
       const telemetry = hostTelemetry();
       const digest = argumentsDigest(args);
-      const retryKey = asksByRetry(context) ? ParkedUpstreamCalls.keyOf(context, exposedName, args) : undefined;
+      // Only a call that waits for a human needs finding again on a retry: a hash of the arguments saved on every other.
+      const retryKey =
+        requirement.required && asksByRetry(context)
+          ? ParkedUpstreamCalls.keyOf(context, exposedName, args)
+          : undefined;
       const start = {
         id: callId(),
         time: new Date().toISOString(),
