@@ -41,6 +41,27 @@ const returnCleanStatements = [
 ];
 const returnClean = returnCleanStatements.join('; ');
 
+/** The settings every call runs under: its time limits and the output formats the row decoders read. */
+function callSettings(statementMs: number, lockMs = statementMs): Record<string, string> {
+  return {
+    statement_timeout: String(statementMs),
+    lock_timeout: String(lockMs),
+    // Should this process stall mid-call, the server ends the session rather than hold a transaction open.
+    idle_in_transaction_session_timeout: String(statementMs + 4 * cancelGraceMs),
+    DateStyle: 'ISO, YMD',
+    IntervalStyle: 'iso_8601',
+    bytea_output: 'hex',
+    extra_float_digits: '1',
+  };
+}
+
+/** Settings as the start-up packet's `options` carry them: `-c name=value`, a space in a value escaped. */
+function sessionOptions(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value.replaceAll('\\', '\\\\').replaceAll(' ', '\\ ')}`)
+    .join(' ');
+}
+
 /** The role check's result: not yet asked, fine, or the refusal every call answers. */
 type RoleState = { checked: false } | { checked: true; refusal: string | undefined };
 
@@ -83,7 +104,13 @@ export class PostgresDatabase implements SqlDatabase {
     this.#statementGate = layers.statementGate ?? true;
     this.#settings = settings;
     this.#secrets = secretsOf(target);
+    const { timeoutMs, exportTimeoutMs } = settings.limits;
     this.#config = postgresPoolConfig(target, settings);
+    // A query's limits and output formats are the session's own, set once per connection in its start-up packet
+    // rather than by seven SET LOCALs in every call: the server treats them as the session's defaults, so the
+    // rollback and RESET ALL after each call bring them back, and they win over the role's and the database's
+    // settings as SET LOCAL did. Ours come after the URL's own `options`, so a URL cannot loosen them.
+    this.#config.options = [this.#config.options, sessionOptions(callSettings(timeoutMs))].filter(Boolean).join(' ');
     this.#pool = new pg.Pool(this.#config);
     // An idle connection the server dropped (a restart) is an event on the pool, not a crash of ours. A
     // connection checked out for a call has no pool listener: one dropped between its queries would be an
@@ -92,20 +119,13 @@ export class PostgresDatabase implements SqlDatabase {
     this.#pool.on('connect', (client) => client.on('error', () => {}));
     this.#timeLimit = new StatementTimeLimit(settings.limits.timeoutMs);
     this.#exportTimeLimit = new ExportTimeLimit(settings.limits.exportTimeoutMs);
-    const { timeoutMs, exportTimeoutMs } = settings.limits;
+    // Every call's transaction sets them again with SET LOCAL but a query's, the one call that is hot.
     const setup = (statementMs: number) => [
       'BEGIN TRANSACTION READ ONLY',
-      `SET LOCAL statement_timeout = ${statementMs}`,
-      `SET LOCAL lock_timeout = ${timeoutMs}`,
-      // Should this process stall mid-call, the server ends the session rather than hold a transaction open.
-      `SET LOCAL idle_in_transaction_session_timeout = ${statementMs + 4 * cancelGraceMs}`,
-      "SET LOCAL DateStyle = 'ISO, YMD'",
-      "SET LOCAL IntervalStyle = 'iso_8601'",
-      "SET LOCAL bytea_output = 'hex'",
-      'SET LOCAL extra_float_digits = 1',
+      ...Object.entries(callSettings(statementMs, timeoutMs)).map(([name, value]) => `SET LOCAL ${name} = '${value}'`),
     ];
     this.#sessionSetup = setup(timeoutMs).join('; ');
-    this.#transaction = { before: setup(timeoutMs), after: returnCleanStatements };
+    this.#transaction = { before: ['BEGIN TRANSACTION READ ONLY'], after: returnCleanStatements };
     // An export's statement is fetched a batch at a time, and statement_timeout restarts with each batch: the
     // export's own clock (below) stops it at its limit.
     this.#exportTransaction = { before: setup(exportTimeoutMs), after: returnCleanStatements };

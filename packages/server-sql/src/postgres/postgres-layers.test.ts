@@ -1,7 +1,12 @@
 import { serviceGate } from '@toolshed/mcp-core/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresServer, postgresService, startPostgresServer } from '../__fixtures__/postgres-server.ts';
+import {
+  type PostgresServer,
+  postgresService,
+  roleNames,
+  startPostgresServer,
+} from '../__fixtures__/postgres-server.ts';
 import type { SqlOutcome } from '../sql-engine.ts';
 import { sqlServerOptions } from '../sql-server-options.ts';
 import { PostgresDatabase } from './postgres-database.ts';
@@ -90,6 +95,49 @@ describe.runIf(serviceGate(postgresService, it))('PostgreSQL layers without the 
     expect(await rows("SELECT count(*)::int FROM pg_cursors WHERE name = 'leftover'")).toEqual([[0]]);
     const locks = await admin.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
     expect(locks.rows[0].n).toBe(0);
+  });
+
+  it('holds every call to its limits and formats, whatever the role, the URL or the call before set', async () => {
+    await admin.query(`ALTER ROLE ${roleNames.owner} SET lock_timeout = 0`);
+    const loose = new PostgresDatabase(
+      {
+        name: 'app',
+        url: `${postgres.url('owner')}?options=${encodeURIComponent('-c statement_timeout=0 -c DateStyle=SQL,DMY')}`,
+      },
+      { limits, allowPrivilegedRole: false, warn: () => {} },
+      { statementGate: false },
+    );
+    const settings = async () => {
+      const outcome = await loose.run(
+        {
+          kind: 'query',
+          database: 'app',
+          sql: "SELECT current_setting('statement_timeout'), current_setting('lock_timeout'), current_setting('DateStyle'), current_setting('transaction_read_only')",
+          params: undefined,
+          limits: rowLimits,
+        },
+        { signal: new AbortController().signal, progress: () => {} },
+      );
+      if (!outcome.ok) throw new Error(outcome.message);
+      return (JSON.parse(outcome.json) as { rows: unknown[][] }).rows;
+    };
+    try {
+      expect(await settings()).toEqual([['5s', '5s', 'ISO, YMD', 'on']]);
+      await loose.run(
+        {
+          kind: 'query',
+          database: 'app',
+          sql: "SELECT set_config('statement_timeout', '0', false), set_config('DateStyle', 'SQL', false)",
+          params: undefined,
+          limits: rowLimits,
+        },
+        { signal: new AbortController().signal, progress: () => {} },
+      );
+      expect(await settings()).toEqual([['5s', '5s', 'ISO, YMD', 'on']]);
+    } finally {
+      await loose.close();
+      await admin.query(`ALTER ROLE ${roleNames.owner} RESET lock_timeout`);
+    }
   });
 
   it('keeps its own time limit when a statement switches statement_timeout off', async () => {
