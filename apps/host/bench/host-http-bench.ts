@@ -250,7 +250,14 @@ async function openCaller(url: URL, era: Era, tool: string): Promise<Caller> {
   };
 }
 
+/** The machine's load average over the last minute, from /proc; the bench's figures depend on what else runs. */
+function loadAverage(): string {
+  return existsSync('/proc/loadavg') ? (readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?') : 'n/a';
+}
+
 const servers: SpawnedHttpServer[] = [];
+const loadAtStart = loadAverage();
+let loadAtEnd = loadAtStart;
 const results = new Map<string, RoundSummary & { cpuPerCallMs: number }>();
 const ratios = new Map<string, number>();
 const rateOf = new Map<string, number[]>();
@@ -311,6 +318,7 @@ try {
       }
     }
   }
+  loadAtEnd = loadAverage();
   for (const [index, target] of targets.entries()) {
     const figures = await memoryOf(servers[index] as SpawnedHttpServer);
     if (figures !== undefined) memory.set(target.name, figures);
@@ -322,7 +330,7 @@ try {
 }
 
 console.log(
-  `Streamable HTTP, tools/call read_text_file of a ${marker.length * 10 + 10}-byte file, built packages, ${seconds} s per cell in ${rounds} rounds taken in turn (calls/s: median round), Node ${process.version}`,
+  `Streamable HTTP, tools/call read_text_file of a ${marker.length * 10 + 10}-byte file, built packages, ${seconds} s per cell in ${rounds} rounds taken in turn (calls/s: median round), Node ${process.version}, load average ${loadAtStart} at the start and ${loadAtEnd} at the end`,
 );
 const misses: string[] = [];
 for (const era of eras) {

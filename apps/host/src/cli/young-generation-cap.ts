@@ -1,5 +1,6 @@
-import { PerformanceObserver } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+// Taken with getBuiltinModule, as elsewhere in the host: an ES import builds a facade of every export at start.
+const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
+const { getHeapSpaceStatistics, setFlagsFromString } = process.getBuiltinModule('node:v8');
 
 /**
  * The size, in MiB, of each of the young generation's two semi-spaces that
