@@ -133,6 +133,20 @@ describe.runIf(chromiumInstalled)('the query view in Chromium, with the official
     await page.close();
   });
 
+  it('shows markup a database holds as text, in the table and in the chart', async () => {
+    const hostile = '<img src=x onerror="document.title=1"><b>bold</b>';
+    const { page, frame, problems } = await mount({
+      sql: `SELECT '${hostile}' AS "<i>name</i>", 7 AS "<script>alert(1)</script>"`,
+    });
+    await expect.poll(() => frame.locator('#status').textContent()).toBe('Rows 1–1 of 1');
+    expect(await frame.locator('#rows td').first().textContent()).toBe(hostile);
+    expect(await frame.locator('#rows img, #rows b, #chart script, th i').count()).toBe(0);
+    expect(await frame.locator('#chart text').textContent()).toBe('<script>alert(1)</script> (max 7)');
+    expect(await frame.evaluate(() => document.title)).toBe('Query result');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('cannot reach another origin: a fetch from the view is blocked by its CSP', async () => {
     const { page, frame } = await mount({ sql: 'SELECT 1 AS one' });
     await expect.poll(() => frame.locator('#status').textContent()).toBe('Rows 1–1 of 1');

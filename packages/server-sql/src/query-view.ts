@@ -26,9 +26,11 @@ const body = `<div id="bar"><span id="status">Waiting for the result…</span>
 <div id="error" role="alert"></div><div id="wrap"><table><thead><tr id="head"></tr></thead><tbody id="rows"></tbody></table></div>
 <div id="chart"></div>`;
 
-// Hand-written, no framework: cells are set with textContent only, so no value a database holds becomes markup.
+// Hand-written, no framework. The shown page's rows and the chart are each built as one string and set with one
+// innerHTML, a fraction of the time of a node per cell; every value a database holds is escaped on the way in, so
+// none becomes markup. Only the page on screen is built: a 1,000-row result renders 50 rows.
 const script = `"use strict";
-var pageSize = 50, svgNs = "http://www.w3.org/2000/svg";
+var pageSize = 50, escapes = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 var state = { input: null, columns: [], rows: [], offset: 0, total: 0, truncated: false, sort: null, descending: false, line: false, busy: false };
 function $(id) { return document.getElementById(id); }
 function make(tag, text, className) {
@@ -37,6 +39,7 @@ function make(tag, text, className) {
   if (className) node.className = className;
   return node;
 }
+function escape(text) { return text.replace(/[&<>"]/g, function (character) { return escapes[character]; }); }
 function cellText(value) {
   if (value === null || value === undefined) return "NULL";
   if (typeof value === "object") return value.type === "blob" ? "BLOB (" + value.bytes + " bytes)" : JSON.stringify(value);
@@ -53,39 +56,21 @@ function numericColumn() {
 }
 function drawChart() {
   var chart = $("chart"), column = numericColumn();
-  chart.textContent = "";
   $("chartType").hidden = column < 0;
-  if (column < 0 || state.rows.length === 0) return;
+  if (column < 0 || state.rows.length === 0) { chart.textContent = ""; return; }
   var values = state.rows.map(function (row) { return typeof row[column] === "number" ? row[column] : 0; });
   var max = Math.max.apply(null, values.map(Math.abs)) || 1, width = 600, height = 150, step = width / values.length;
-  var svg = document.createElementNS(svgNs, "svg");
-  svg.setAttribute("viewBox", "0 0 " + width + " " + (height + 12));
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", state.columns[column].name + ", rows " + (state.offset + 1) + " to " + (state.offset + values.length));
-  var points = [];
+  var name = state.columns[column].name, points = [];
+  var svg = '<svg viewBox="0 0 ' + width + " " + (height + 12) + '" role="img" aria-label="' +
+    escape(name + ", rows " + (state.offset + 1) + " to " + (state.offset + values.length)) + '">';
   values.forEach(function (value, index) {
     var barHeight = Math.abs(value) / max * height, x = index * step;
     if (state.line) points.push((x + step / 2).toFixed(1) + "," + (height - barHeight).toFixed(1));
-    else {
-      var bar = document.createElementNS(svgNs, "rect");
-      bar.setAttribute("x", (x + step * 0.1).toFixed(1));
-      bar.setAttribute("y", (height - barHeight).toFixed(1));
-      bar.setAttribute("width", (step * 0.8).toFixed(1));
-      bar.setAttribute("height", barHeight.toFixed(1));
-      svg.appendChild(bar);
-    }
+    else svg += '<rect x="' + (x + step * 0.1).toFixed(1) + '" y="' + (height - barHeight).toFixed(1) + '" width="' +
+      (step * 0.8).toFixed(1) + '" height="' + barHeight.toFixed(1) + '"></rect>';
   });
-  if (state.line) {
-    var line = document.createElementNS(svgNs, "polyline");
-    line.setAttribute("points", points.join(" "));
-    svg.appendChild(line);
-  }
-  var label = document.createElementNS(svgNs, "text");
-  label.setAttribute("x", "0");
-  label.setAttribute("y", String(height + 11));
-  label.textContent = state.columns[column].name + " (max " + max + ")";
-  svg.appendChild(label);
-  chart.appendChild(svg);
+  if (state.line) svg += '<polyline points="' + points.join(" ") + '"></polyline>';
+  chart.innerHTML = svg + '<text x="0" y="' + (height + 11) + '">' + escape(name + " (max " + max + ")") + "</text></svg>";
 }
 function render() {
   var head = $("head"), rows = $("rows");
@@ -98,16 +83,17 @@ function render() {
     th.appendChild(button);
     head.appendChild(th);
   });
-  var body = document.createDocumentFragment();
-  state.rows.forEach(function (row) {
-    var tr = make("tr");
-    row.forEach(function (value) {
-      tr.appendChild(make("td", cellText(value), value === null ? "null" : typeof value === "number" ? "n" : ""));
-    });
-    body.appendChild(tr);
-  });
-  rows.textContent = "";
-  rows.appendChild(body);
+  var markup = "";
+  for (var r = 0; r < state.rows.length; r++) {
+    var row = state.rows[r];
+    markup += "<tr>";
+    for (var c = 0; c < row.length; c++) {
+      var value = row[c];
+      markup += (value === null ? '<td class="null">' : typeof value === "number" ? '<td class="n">' : "<td>") + escape(cellText(value)) + "</td>";
+    }
+    markup += "</tr>";
+  }
+  rows.innerHTML = markup;
   var last = state.offset + state.rows.length;
   $("status").textContent = state.rows.length === 0 ? "No rows" :
     "Rows " + (state.offset + 1) + "–" + last + " of " + state.total + (state.truncated ? " (cut at the server's cap)" : "");
