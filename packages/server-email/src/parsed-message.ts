@@ -130,14 +130,19 @@ function collectAttachment(
   });
 }
 
+let mailparser: Promise<typeof import('mailparser')> | undefined;
+
 /**
  * Parses a message as it streams in with mailparser's MailParser: headers
  * and text are read as they come, each attachment is counted as it passes
  * and kept only when `keep` asks for it, so no more than that is ever held
- * besides the text.
+ * besides the text. A message fetched whole is handed over as it is.
  */
-async function parseStream(source: Readable, handling: AttachmentHandling): Promise<MailContent> {
-  const { MailParser } = await import('mailparser');
+async function parseStream(source: Readable | Buffer, handling: AttachmentHandling): Promise<MailContent> {
+  // Loaded on the first read, so that a server that only sends never loads it; an import() a call would cost
+  // a module lookup on every read.
+  mailparser ??= import('mailparser');
+  const { MailParser } = await mailparser;
   const parser = new MailParser({
     skipHtmlToText: true,
     skipTextToHtml: true,
@@ -164,8 +169,11 @@ async function parseStream(source: Readable, handling: AttachmentHandling): Prom
   await new Promise<void>((resolve, reject) => {
     parser.on('end', resolve);
     parser.on('error', reject);
-    source.on('error', reject);
-    source.pipe(parser);
+    if (Buffer.isBuffer(source)) parser.end(source);
+    else {
+      source.on('error', reject);
+      source.pipe(parser);
+    }
   });
   const header = <Value>(name: string) => headers.get(name) as Value | undefined;
   const date = header<Date>('date');
@@ -211,8 +219,7 @@ export async function fetchParsedMessage(
     if (message === false || message.uid !== uid) return undefined;
     const size = message.size ?? 0;
     if (size <= firstBytes && message.source !== undefined) {
-      const { Readable } = process.getBuiltinModule('node:stream');
-      return { message, parsed: await parseStream(Readable.from([message.source]), handling) };
+      return { message, parsed: await parseStream(message.source, handling) };
     }
     // Larger: streamed in chunks, parsed while the connection is held, as the download fetches on it.
     const download = await client.download(String(uid), undefined, { uid: true, maxBytes: cap });

@@ -67,10 +67,19 @@ function searchQuery(
 // FETCH asks for its start along with the envelopes: one round trip where a second would cost as much again.
 const guessedSection = '1';
 
+// A snippet is the text's first characters as one line: this many give it unless they are mostly space.
+const snippetSourceCharacters = snippetCharacters * 4;
+
+function snippetLine(text: string): string {
+  return untrustedLine(text).replace(/\s+/g, ' ').trim();
+}
+
 async function snippetOf(raw: Buffer, part: TextPart): Promise<string> {
   const text = decodePartStart(raw, part);
   const plain = part.html ? await htmlToPlainText(text) : text;
-  const line = untrustedLine(plain).replace(/\s+/g, ' ').trim();
+  // The start is cleaned first, the rest of the fetched bytes only when the start falls short.
+  const start = plain.length > snippetSourceCharacters ? snippetLine(plain.slice(0, snippetSourceCharacters)) : '';
+  const line = start.length > snippetCharacters ? start : snippetLine(plain);
   return line.length > snippetCharacters ? `${line.slice(0, snippetCharacters)}…` : line;
 }
 
