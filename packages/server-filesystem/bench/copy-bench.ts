@@ -3,14 +3,26 @@
  * 10,000 files in 100 directories. Ours is its bin over stdio, driven by the
  * official SDK client; cp is started once per copy, as a tool calling it
  * would. Rounds alternate which goes first; each copy goes to a new name and
- * is written back with sync, untimed, before the next. Medians. The data is made in a
- * temporary directory and deleted at the end.
+ * is written back with sync, untimed, before the next. Medians, the range, and the
+ * mean CPU a copy (from /proc: the server's, and cp's as this process's waited-for
+ * children's), with the load average. The data is made in a temporary directory and
+ * deleted at the end.
  *
  *   node bench/copy-bench.ts
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -61,6 +73,22 @@ function makeTree(path: string): void {
   }
 }
 
+const ticksPerSecond = 100;
+/** CPU from /proc/<pid>/stat in ms: the process's own (user and system), or its waited-for children's. */
+function cpuMs(pid: number | 'self', children = false): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
+  return ((Number(user) + Number(system)) * 1000) / ticksPerSecond;
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const spread = (values: readonly number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
 function countFiles(path: string): number {
   return readdirSync(path, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
 }
@@ -86,27 +114,36 @@ try {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
 
+  const serverPid = transport.pid as number;
   let copies = 0;
-  const runCp = (source: string, recursive: boolean): number => {
+  interface Timed {
+    ms: number;
+    cpuMs: number;
+  }
+  const runCp = (source: string, recursive: boolean): Timed => {
     const destination = join(directory, `cp-${copies++}`);
+    const cpu = cpuMs('self', true);
     const began = performance.now();
     const result = spawnSync('cp', [...(recursive ? ['-r'] : []), source, destination]);
     const ms = performance.now() - began;
+    const used = cpuMs('self', true) - cpu;
     if (result.status !== 0) throw new Error(`cp failed: ${result.stderr}`);
     check(source, destination, recursive);
-    return ms;
+    return { ms, cpuMs: used };
   };
-  const runOurs = async (source: string, recursive: boolean): Promise<number> => {
+  const runOurs = async (source: string, recursive: boolean): Promise<Timed> => {
     const destination = join(directory, `ours-${copies++}`);
+    const cpu = cpuMs(serverPid);
     const began = performance.now();
     const result = (await client.callTool({ name: 'copy_file', arguments: { source, destination } })) as {
       content: { text: string }[];
       isError?: boolean;
     };
     const ms = performance.now() - began;
+    const used = cpuMs(serverPid) - cpu;
     if (result.isError) throw new Error(`copy_file failed: ${result.content[0]?.text}`);
     check(source, destination, recursive);
-    return ms;
+    return { ms, cpuMs: used };
   };
   /**
    * The copy is whole; then what the kernel still has to write back is written, untimed, so each copy starts with
@@ -127,14 +164,18 @@ try {
     { label: 'a 1 GB file', source: largeFile, recursive: false },
     { label: `a tree of ${treeFiles} files in ${treeDirectories} directories`, source: tree, recursive: true },
   ];
-  console.log(`| copy (${rounds} rounds, alternating, median) | cp ms | copy_file ms | copy_file / cp | bar |`);
-  console.log('|---|---:|---:|---:|:---:|');
+  console.log(`Load average ${load()} before`);
+  console.log(
+    `| copy (${rounds} rounds, alternating) | cp ms, median (range) | copy_file ms, median (range) | copy_file / cp | ` +
+      'CPU ms a copy, cp / copy_file (mean) | bar |',
+  );
+  console.log('|---|---:|---:|---:|---:|:---:|');
   for (const { label, source, recursive } of cases) {
     // One untimed copy each, so both start with the source in the page cache.
     runCp(source, recursive);
     await runOurs(source, recursive);
-    const cp: number[] = [];
-    const ours: number[] = [];
+    const cp: Timed[] = [];
+    const ours: Timed[] = [];
     for (let round = 0; round < rounds; round++) {
       if (round % 2 === 0) {
         cp.push(runCp(source, recursive));
@@ -146,10 +187,15 @@ try {
     }
     for (const destination of made.splice(0)) rmSync(destination, { recursive: true, force: true });
     spawnSync('sync');
-    const cpMs = median(cp);
-    const ourMs = median(ours);
-    console.log(`| ${label} | ${cpMs.toFixed(1)} | ${ourMs.toFixed(1)} | ${(ourMs / cpMs).toFixed(2)}x | ≤ 1.5x |`);
+    const cpMs = median(cp.map((run) => run.ms));
+    const ourMs = median(ours.map((run) => run.ms));
+    const cpu = `${mean(cp.map((run) => run.cpuMs)).toFixed(0)} / ${mean(ours.map((run) => run.cpuMs)).toFixed(0)}`;
+    console.log(
+      `| ${label} | ${cpMs.toFixed(1)} (${spread(cp.map((run) => run.ms))}) | ` +
+        `${ourMs.toFixed(1)} (${spread(ours.map((run) => run.ms))}) | ${(ourMs / cpMs).toFixed(2)}x | ${cpu} | ≤ 1.5x |`,
+    );
   }
+  console.log(`Load average ${load()} after`);
   await client.close();
 } finally {
   cleanUp();

@@ -9,7 +9,8 @@
  * tools/call after initialize is timed in the client from request to parsed
  * result, and a second call on the same server beside it. Rounds alternate
  * which side goes first; medians and the range. CPU per call: the server's
- * from /proc/<pid>/stat, the floor's from process.cpuUsage.
+ * from /proc/<pid>/stat, the client's (this process, reading the answer) and
+ * the floor's from process.cpuUsage.
  *
  *   node bench/directory-tree-bench.ts
  */
@@ -37,7 +38,10 @@ function walk(directory: string): TreeNode[] {
 
 interface Timed {
   ms: number;
+  /** The server's CPU for the call; for the floor, this process's. */
   cpuMs: number;
+  /** This process's CPU meanwhile: the client reading and checking the answer. */
+  clientCpuMs: number;
   length: number;
 }
 
@@ -50,7 +54,7 @@ function floor(): Timed {
   JSON.stringify({ jsonrpc: '2.0', id: 1, result });
   const ms = performance.now() - began;
   const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, length: text.length };
+  return { ms, cpuMs: (used.user + used.system) / 1000, clientCpuMs: 0, length: text.length };
 }
 
 const ticksPerSecond = 100;
@@ -78,15 +82,22 @@ async function spawnServer(): Promise<Spawned> {
   return {
     async call() {
       const cpu = processCpuMs(pid);
+      const clientCpu = process.cpuUsage();
       const began = performance.now();
       const result = (await client.callTool({ name: 'directory_tree', arguments: { path: generatedTree } })) as {
         content: { text: string }[];
         isError?: boolean;
       };
       const ms = performance.now() - began;
+      const clientUsed = process.cpuUsage(clientCpu);
       const cpuMs = processCpuMs(pid) - cpu;
       if (result.isError === true) throw new Error(`directory_tree failed: ${result.content[0]?.text}`);
-      return { ms, cpuMs, length: result.content[0]?.text.length ?? 0 };
+      return {
+        ms,
+        cpuMs,
+        clientCpuMs: (clientUsed.user + clientUsed.system) / 1000,
+        length: result.content[0]?.text.length ?? 0,
+      };
     },
     close: () => client.close(),
   };
@@ -101,8 +112,10 @@ console.log(`Tree: ${fileCount} files in ${directoryCount} directories (${genera
 console.log(`Node ${process.version}; ours: ${ourBin.endsWith('.ts') ? 'from source' : 'built bin'}`);
 const loadBefore = loadavg();
 
-// The floor once untimed, so it is timed warm (its code compiled) while ours is timed cold.
+// The floor once untimed, so it is timed warm (its code compiled) while ours is timed cold. One server started and
+// stopped untimed too: a new build's bin writes its code cache when it first exits, as after installing.
 floor();
+await (await spawnServer()).close();
 const floorRuns: Timed[] = [];
 const firstCalls: Timed[] = [];
 const secondCalls: Timed[] = [];
@@ -117,17 +130,19 @@ for (let round = 0; round < rounds; round++) {
 const loadAfter = loadavg();
 
 const floorMs = median(floorRuns.map((run) => run.ms));
+// /proc counts CPU in ticks of 10 ms, so the server's CPU is a mean over the rounds, not a median.
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const row = (label: string, runs: Timed[]) => {
   const ms = median(runs.map((run) => run.ms));
-  const cpuMs = median(runs.map((run) => run.cpuMs));
-  return `| ${label} | ${ms.toFixed(1)} | ${spread(runs.map((run) => run.ms))} | ${cpuMs.toFixed(0)} | ${(runs[0] as Timed).length} | ${(ms / floorMs).toFixed(2)}x |`;
+  const cpu = `${mean(runs.map((run) => run.cpuMs)).toFixed(0)} / ${mean(runs.map((run) => run.clientCpuMs)).toFixed(0)}`;
+  return `| ${label} | ${ms.toFixed(1)} | ${spread(runs.map((run) => run.ms))} | ${cpu} | ${(runs[0] as Timed).length} | ${(ms / floorMs).toFixed(2)}x |`;
 };
 console.log(
   `Load average ${loadBefore.map((load) => load.toFixed(2)).join(' ')} before, ` +
     `${loadAfter.map((load) => load.toFixed(2)).join(' ')} after\n`,
 );
 console.log(
-  `| directory_tree, whole tree (${rounds} rounds, alternating) | median ms | range ms | CPU ms | tree text, characters | / floor |`,
+  `| directory_tree, whole tree (${rounds} rounds, alternating) | median ms | range ms | CPU ms, server / client (mean) | tree text, characters | / floor |`,
 );
 console.log('|---|---:|---:|---:|---:|---:|');
 console.log(row('floor: readdirSync walk, JSON.stringify, in process', floorRuns));
