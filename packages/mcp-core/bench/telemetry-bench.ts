@@ -7,7 +7,8 @@
  *   worktree): bar ≥ 0.98×;
  * - tracing on (spans and metrics by OTLP/HTTP to a local receiver in a
  *   process of its own) against off, this build: bar ≥ 0.85×;
- * - the same with 1 request in 10 traced (`OTEL_TRACES_SAMPLER=
+ * - spans alone and metrics alone, to say which costs what;
+ * - tracing on with 1 request in 10 traced (`OTEL_TRACES_SAMPLER=
  *   parentbased_traceidratio`, `OTEL_TRACES_SAMPLER_ARG=0.1`), the lever an
  *   operator has at high call rates.
  *
@@ -168,6 +169,16 @@ const contenders = [
     env: { ...quiet, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
   },
   {
+    name: 'spans only (OTEL_METRICS_EXPORTER=none)',
+    script: current,
+    env: { ...quiet, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_METRICS_EXPORTER: 'none' },
+  },
+  {
+    name: 'metrics only (OTEL_TRACES_EXPORTER=none)',
+    script: current,
+    env: { ...quiet, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_EXPORTER: 'none' },
+  },
+  {
     name: 'tracing on, 1 request in 10 traced',
     script: current,
     env: {
@@ -218,21 +229,28 @@ try {
     const each = rates[index] ?? [];
     if (summary === undefined) return;
     const spread = `[${Math.round(Math.min(...each)).toLocaleString('en')}–${Math.round(Math.max(...each)).toLocaleString('en')}]`;
+    const cpu = median(cpuPerCall[index] ?? []).toFixed(1);
+    const rate = Math.round(summary.callsPerSecond).toLocaleString('en');
     console.log(
-      `  ${contender.name.padEnd(38)} ${Math.round(summary.callsPerSecond).toLocaleString('en').padStart(7)} calls/s ${spread.padEnd(16)} CPU ${median(
-        cpuPerCall[index] ?? [],
-      )
-        .toFixed(1)
-        .padStart(5)} µs/call  p50 ${summary.p50.toFixed(2)}  p99 ${summary.p99.toFixed(2)}`,
+      `  ${contender.name.padEnd(42)} ${rate.padStart(7)} calls/s ${spread.padEnd(16)} CPU ${cpu.padStart(5)} µs/call  p50 ${summary.p50.toFixed(2)}  p99 ${summary.p99.toFixed(2)}`,
     );
   });
-  const [before, off, on, sampled] = summaries.map((summary) => summary?.callsPerSecond ?? Number.NaN) as [
+  const [before, off, on, , , sampled] = summaries.map((summary) => summary?.callsPerSecond ?? Number.NaN) as [
+    number,
+    number,
     number,
     number,
     number,
     number,
   ];
-  const [cpuBefore, cpuOff, cpuOn, cpuSampled] = cpuPerCall.map(median) as [number, number, number, number];
+  const [cpuBefore, cpuOff, cpuOn, cpuSpans, cpuMetrics, cpuSampled] = cpuPerCall.map(median) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   console.log(
     `  off ÷ before telemetry:   ${(off / before).toFixed(3)}× calls/s, ${(cpuBefore / cpuOff).toFixed(3)}× by CPU per call (bar ≥ 0.98×)`,
   );
@@ -241,6 +259,9 @@ try {
   );
   console.log(
     `  1 in 10 traced ÷ off:     ${(sampled / off).toFixed(3)}× calls/s, ${(cpuOff / cpuSampled).toFixed(3)}× by CPU per call`,
+  );
+  console.log(
+    `  CPU per call over off:    spans and metrics +${(cpuOn - cpuOff).toFixed(1)} µs, spans +${(cpuSpans - cpuOff).toFixed(1)} µs, metrics +${(cpuMetrics - cpuOff).toFixed(1)} µs, 1 in 10 traced +${(cpuSampled - cpuOff).toFixed(1)} µs`,
   );
   console.log(`  load average: ${loadBefore} before, ${loadAverage()} after (2 cores, shared)`);
   console.log(`  exports the receiver took: ${(await receiver.received()).toLocaleString('en')}`);
