@@ -2,7 +2,7 @@ import type { CallContext } from '../engine/call-context.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { CallToolResult } from '../protocol/mcp-types.ts';
-import { isToolResult, structuredResult, toolError, toolResult } from '../results/tool-result.ts';
+import { isToolResult, structuredResult, toolError } from '../results/tool-result.ts';
 import type { Tool } from './define-tool.ts';
 import { describeArgumentIssues } from './describe-argument-issues.ts';
 import { checkArguments } from './tool-input.ts';
@@ -64,7 +64,8 @@ export async function callTool(
     return serverBug(tool, report, error, 'could not build its output schema');
   }
   if (output === undefined) {
-    if (typeof value === 'string') return toolResult(value);
+    // Built here, not with toolResult: the brand marks what a tool returns, and this never goes back to one.
+    if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
     if (isToolResult(value) || isCallToolResult(value)) return value;
     return serverBug(tool, report, new TypeError('run returned neither a result nor text'), 'returned no result');
   }

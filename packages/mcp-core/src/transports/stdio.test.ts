@@ -191,6 +191,8 @@ describe('stdio backpressure', () => {
     transport.onmessage = (message) => received.push(message);
     await transport.start();
     const sent = transport.send({ jsonrpc: '2.0', id: 1, result: { blob: 'z'.repeat(4096) } });
+    // Answers go out together once the turn's work is done.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(input.isPaused()).toBe(true);
     let sentSettled = false;
     const second = transport.send({ jsonrpc: '2.0', id: 2, result: {} }).then(() => {
@@ -200,6 +202,7 @@ describe('stdio backpressure', () => {
     expect(sentSettled).toBe(false);
     output.read(); // the client reads
     await Promise.all([sent, second]);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(input.isPaused()).toBe(false);
     input.write('{"jsonrpc":"2.0","method":"x"}\n');
     await new Promise((resolve) => setImmediate(resolve));
@@ -232,5 +235,40 @@ describe('stdio backpressure', () => {
       expect(((message.result as { content: { text: string }[] }).content[0]?.text ?? '').length).toBe(256 * 1024);
     }
     expect(peer.strayStdout).toEqual([]);
+  });
+});
+
+describe('stdio writes', () => {
+  it('sends the answers made in one turn in one write, in the order they were made', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const writes: string[] = [];
+    output.on('data', (chunk: Buffer) => writes.push(String(chunk)));
+    const transport = createStdioServerTransport({ input, output });
+    await transport.start();
+    await Promise.all([1, 2, 3].map((id) => transport.send({ jsonrpc: '2.0', id, result: {} })));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(
+      writes[0]
+        ?.split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([1, 2, 3]);
+  });
+
+  it('writes what was answered before stdin ended, before closing', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = createStdioServerTransport({ input, output });
+    let closedWith = '';
+    transport.onclose = () => {
+      closedWith = String(output.read() ?? '');
+    };
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 7, result: {} });
+    input.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(JSON.parse(closedWith).id).toBe(7);
   });
 });

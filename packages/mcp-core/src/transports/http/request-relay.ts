@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { JsonRpcErrorCode } from '../../messages/jsonrpc-error-code.ts';
 import type { JsonRpcRequest } from '../../messages/jsonrpc-message.ts';
@@ -60,6 +59,8 @@ export async function relayRequest(
     response.end();
     return;
   }
+  // Taken here, not imported: an ES module import of node:stream builds a facade of all its exports at every start.
+  const { Readable } = process.getBuiltinModule('node:stream');
   const body = Readable.fromWeb(answer.body as ReadableStream<Uint8Array>);
   body.on('error', () => response.destroy());
   body.pipe(response);
