@@ -23,13 +23,12 @@
  * with a non-zero exit. BENCH_ERAS=legacy|modern runs one era only;
  * BENCH_NODE_ARGS passes flags (say --cpu-prof) to the servers.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { buildBundledEcho } from './build-bundled-echo.ts';
-import { checkAnswer, checkEchoAnswer } from './check-answer.ts';
-import { killOnExit } from './child-processes.ts';
-import { type Era, eraLabels, initializeParams, modernMeta, selectedEras } from './protocol-eras.ts';
+import { checkEchoAnswer } from './check-answer.ts';
+import { type Era, eraLabels, modernMeta, selectedEras } from './protocol-eras.ts';
 import { RoundRecorder, type RoundSummary } from './round-summary.ts';
+import { connectStdio, openEra, residentKib, type StdioConnection, stopStdio } from './stdio-client.ts';
 
 interface BenchServer {
   name: string;
@@ -58,96 +57,13 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
 
 await buildBundledEcho();
 
-interface Connection {
-  child: ChildProcessWithoutNullStreams;
-  /** `params` may come serialized already, so the load generator spends its time waiting, not encoding. */
-  request(method: string, params: Record<string, unknown> | string): Promise<unknown>;
-  notify(method: string): void;
-}
-
-function connect(script: string): Connection {
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = killOnExit(
-    spawn(process.execPath, [...nodeArgs, new URL(script, import.meta.url).pathname], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    }),
-  );
-  const waiting = new Map<number, { resolve(message: unknown): void; reject(error: Error): void }>();
-  let pending = '';
-  let nextId = 1;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    pending += chunk;
-    let newline = pending.indexOf('\n');
-    while (newline !== -1) {
-      const message = JSON.parse(pending.slice(0, newline)) as { id?: number };
-      pending = pending.slice(newline + 1);
-      if (typeof message.id === 'number') {
-        waiting.get(message.id)?.resolve(message);
-        waiting.delete(message.id);
-      }
-      newline = pending.indexOf('\n');
-    }
-  });
-  // A server that dies mid-run fails the bench instead of leaving it waiting forever.
-  child.once('exit', (code, signal) => {
-    for (const { reject } of waiting.values()) reject(new Error(`${script} exited (${code ?? signal}) mid-run`));
-    waiting.clear();
-  });
-  child.stderr.resume();
-  return {
-    child,
-    request(method, params) {
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        const encoded = typeof params === 'string' ? params : JSON.stringify(params);
-        child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${encoded}}\n`);
-      });
-    },
-    notify(method) {
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
-    },
-  };
-}
-
-async function stop(connection: Connection): Promise<void> {
-  const exited = new Promise((resolve) => connection.child.once('exit', resolve));
-  connection.child.stdin.end();
-  setTimeout(() => connection.child.kill('SIGKILL'), 2000).unref();
-  await exited;
-}
-
-/**
- * The first exchange of each era: initialize (its result is the legacy cold
- * start), or server/discover, which a 2026-era client sends first to learn
- * what the server speaks (its result is the modern cold start).
- */
-async function open(connection: Connection, era: Era): Promise<void> {
-  if (era === 'legacy') {
-    checkAnswer(await connection.request('initialize', initializeParams), era, 'initialize');
-    connection.notify('notifications/initialized');
-    return;
-  }
-  const discovered = checkAnswer(await connection.request('server/discover', { _meta: modernMeta }), era, 'discover');
-  const versions = discovered.supportedVersions as unknown[] | undefined;
-  if (!versions?.includes(modernMeta['io.modelcontextprotocol/protocolVersion'])) {
-    throw new Error(`server/discover does not offer the 2026 revision: ${JSON.stringify(discovered).slice(0, 300)}`);
-  }
-}
-
 async function coldStart(script: string, era: Era): Promise<number> {
   const started = performance.now();
-  const connection = connect(script);
-  await open(connection, era);
+  const connection = connectStdio(script);
+  await openEra(connection, era);
   const elapsed = performance.now() - started;
-  await stop(connection);
+  await stopStdio(connection);
   return elapsed;
-}
-
-function residentKib(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
 }
 
 function failing(era: Era, server: BenchServer) {
@@ -158,13 +74,13 @@ function failing(era: Era, server: BenchServer) {
 
 /** A server connected and opened in one era, ready to be called. */
 interface Loaded {
-  connection: Connection;
+  connection: StdioConnection;
   call(): Promise<void>;
 }
 
 async function prepare(script: string, era: Era): Promise<Loaded> {
-  const connection = connect(script);
-  await open(connection, era);
+  const connection = connectStdio(script);
+  await openEra(connection, era);
   const params = JSON.stringify(
     era === 'legacy' ? { name: 'echo', arguments: { text } } : { name: 'echo', arguments: { text }, _meta: modernMeta },
   );
@@ -221,7 +137,7 @@ async function loadEra(era: Era, eraServers: readonly BenchServer[]): Promise<Ma
     }
     return loads;
   } finally {
-    await Promise.all(prepared.map(({ loaded }) => stop(loaded.connection)));
+    await Promise.all(prepared.map(({ loaded }) => stopStdio(loaded.connection)));
   }
 }
 
