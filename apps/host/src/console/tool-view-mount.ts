@@ -31,6 +31,8 @@ function viewUriOf(meta: Record<string, unknown> | undefined): string | undefine
  * read — the page then shows the result as text alone, as it always does.
  */
 export async function mountToolView(request: ToolViewRequest): Promise<ViewMount | undefined> {
+  const kept = request.mounts.kept(request.key, request.user, request.consoleOrigin);
+  if (kept !== undefined) return kept;
   const served = findTool(request.host, request.tool);
   const uri = viewUriOf(served?.descriptor._meta);
   if (served === undefined || uri === undefined) return undefined;

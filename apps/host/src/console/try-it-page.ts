@@ -59,8 +59,11 @@ function contentBlock(block: CallToolResult['content'][number]): SafeHtml {
 }
 
 /**
- * A try-it call: running (the page refreshes itself), or its result: the
- * tool's view when it has one, then text, images, structured JSON, errors.
+ * A try-it call: running (the page refreshes itself), or its result: text,
+ * images, structured JSON, errors. With the tool's view, the view comes
+ * first and the text is folded away under it: a closed section is not laid
+ * out, and a thousand rows pretty-printed would hold up the view's own start
+ * on the same page.
  */
 export function callResultPage(call: ConsoleCall, view?: SafeHtml): SafeHtml {
   const argumentsBlock = html`<details><summary>Arguments</summary><pre>${JSON.stringify(call.arguments, null, 2)}</pre></details>`;
@@ -72,14 +75,15 @@ export function callResultPage(call: ConsoleCall, view?: SafeHtml): SafeHtml {
   }
   const result = call.result as CallToolResult;
   const took = `${(call.finishedAt ?? call.startedAt) - call.startedAt} ms`;
+  const texts = html`<section aria-label="Result" class="result${result.isError === true ? ' is-error' : ''}">${result.content.map(contentBlock)}</section>
+${result.structuredContent === undefined ? '' : html`<h2>Structured result</h2><pre class="structured">${JSON.stringify(result.structuredContent, null, 2)}</pre>`}`;
   return html`${
     result.isError === true
       ? html`<p class="notice error" role="alert">${call.tool} answered with an error (${took}).</p>`
       : html`<p class="notice" role="status">${call.tool} finished (${took}).</p>`
   }
 ${view}
-<section aria-label="Result" class="result${result.isError === true ? ' is-error' : ''}">${result.content.map(contentBlock)}</section>
-${result.structuredContent === undefined ? '' : html`<h2>Structured result</h2><pre class="structured">${JSON.stringify(result.structuredContent, null, 2)}</pre>`}
+${view === undefined ? texts : html`<details><summary>The result as text</summary>${texts}</details>`}
 ${argumentsBlock}
 <p><a href="/try/${encodeURIComponent(call.tool)}">Call ${call.tool} again</a></p>`;
 }

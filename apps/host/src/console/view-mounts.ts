@@ -54,11 +54,22 @@ export class ViewMounts {
     this.#now = now;
   }
 
+  /** The live mount under `key` for this user and console origin: a page drawn again reuses it. */
+  kept(key: string, user: string, consoleOrigin: string): ViewMount | undefined {
+    const kept = this.#byKey.get(key);
+    return kept !== undefined &&
+      kept.user === user &&
+      kept.consoleOrigin === consoleOrigin &&
+      kept.expiresAt > this.#now()
+      ? kept
+      : undefined;
+  }
+
   /** A new mount, or the live one under `key`. */
   mount(input: ViewMountInput, key?: string): ViewMount {
     this.#dropExpired();
-    const kept = key === undefined ? undefined : this.#byKey.get(key);
-    if (kept !== undefined && kept.user === input.user && kept.consoleOrigin === input.consoleOrigin) return kept;
+    const kept = key === undefined ? undefined : this.kept(key, input.user, input.consoleOrigin);
+    if (kept !== undefined) return kept;
     const mount: ViewMount = {
       ...input,
       id: randomBytes(16).toString('base64url'),
