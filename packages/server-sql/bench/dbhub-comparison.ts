@@ -13,6 +13,7 @@
  * database server (from /proc, over every round) moves much less.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -77,6 +78,25 @@ function listenerPid(port: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * CPU time of the database server's process tree, in milliseconds, with the
+ * time of its children that have exited (PostgreSQL's backends of closed
+ * connections, which the tree no longer lists) from the root's cutime/cstime.
+ */
+function databaseCpuMs(pid: number): number {
+  let exitedChildrenTicks = 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    exitedChildrenTicks = Number(fields[13]) + Number(fields[14]);
+  } catch {
+    // Gone: the tree's figure alone.
+  }
+  return processTreeUsage(pid).cpuMs + (exitedChildrenTicks * 1000) / clockTicksPerSecond;
+}
+
+const clockTicksPerSecond = 100;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -180,7 +200,7 @@ export async function compareWithDbhub(
         pssPeakKib[index] = Math.max(pssPeakKib[index] ?? 0, processTreeUsage(pid).pssKib);
       };
       const serverBefore = processTreeUsage(pid).cpuMs;
-      const databaseBefore = databasePid === undefined ? 0 : processTreeUsage(databasePid).cpuMs;
+      const databaseBefore = databasePid === undefined ? 0 : databaseCpuMs(databasePid);
       lookups[index]?.push(
         await callsPerSecond(
           client,
@@ -193,7 +213,7 @@ export async function compareWithDbhub(
       const spent = lookupCpu[index] as (typeof lookupCpu)[number];
       spent.calls += lookupsPerRound;
       spent.serverMs += processTreeUsage(pid).cpuMs - serverBefore;
-      spent.databaseMs += databasePid === undefined ? 0 : processTreeUsage(databasePid).cpuMs - databaseBefore;
+      spent.databaseMs += databasePid === undefined ? 0 : databaseCpuMs(databasePid) - databaseBefore;
       scans[index]?.push(
         await callsPerSecond(
           client,
