@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { processTreeUsage } from '@toolshed/mcp-core/testing';
+import { processTree, processTreeUsage } from '@toolshed/mcp-core/testing';
 
 export const ourBin: string = new URL('../bin/toolshed-sql.js', import.meta.url).pathname;
 export const dbhubBin: string = new URL('../node_modules/@bytebase/dbhub/dist/index.js', import.meta.url).pathname;
@@ -79,21 +79,31 @@ function listenerPid(port: number): number | undefined {
   }
 }
 
-/**
- * CPU time of the database server's process tree, in milliseconds, with the
- * time of its children that have exited (PostgreSQL's backends of closed
- * connections, which the tree no longer lists) from the root's cutime/cstime.
- */
-function databaseCpuMs(pid: number): number {
-  let exitedChildrenTicks = 0;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    exitedChildrenTicks = Number(fields[13]) + Number(fields[14]);
-  } catch {
-    // Gone: the tree's figure alone.
+/** CPU time of each process of the database server's tree, in milliseconds, by pid. */
+function databaseCpuByPid(pid: number): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byPid.set(member, ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond);
+    } catch {
+      // Gone meanwhile.
+    }
   }
-  return processTreeUsage(pid).cpuMs + (exitedChildrenTicks * 1000) / clockTicksPerSecond;
+  return byPid;
+}
+
+/**
+ * The database server's CPU time between two readings, process by process:
+ * a PostgreSQL backend whose idle connection closed meanwhile (the other
+ * contender's pool letting it go) leaves the tree, and with it the time it
+ * spent before; one that was idle until it left spent nothing meanwhile.
+ */
+function databaseCpuSpentMs(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }
 
 const clockTicksPerSecond = 100;
@@ -200,7 +210,7 @@ export async function compareWithDbhub(
         pssPeakKib[index] = Math.max(pssPeakKib[index] ?? 0, processTreeUsage(pid).pssKib);
       };
       const serverBefore = processTreeUsage(pid).cpuMs;
-      const databaseBefore = databasePid === undefined ? 0 : databaseCpuMs(databasePid);
+      const databaseBefore = databasePid === undefined ? new Map<number, number>() : databaseCpuByPid(databasePid);
       lookups[index]?.push(
         await callsPerSecond(
           client,
@@ -213,7 +223,8 @@ export async function compareWithDbhub(
       const spent = lookupCpu[index] as (typeof lookupCpu)[number];
       spent.calls += lookupsPerRound;
       spent.serverMs += processTreeUsage(pid).cpuMs - serverBefore;
-      spent.databaseMs += databasePid === undefined ? 0 : databaseCpuMs(databasePid) - databaseBefore;
+      spent.databaseMs +=
+        databasePid === undefined ? 0 : databaseCpuSpentMs(databaseBefore, databaseCpuByPid(databasePid));
       scans[index]?.push(
         await callsPerSecond(
           client,
