@@ -163,6 +163,15 @@ describe.runIf(chromiumInstalled)("views in the console, with the console's own 
     const consoleOrigin = new URL(console_.url).origin;
     expect(new URL(frame.url()).origin).not.toBe(consoleOrigin);
     expect(await page.locator('iframe.view-frame').getAttribute('sandbox')).toBe('allow-scripts');
+    // The console's policy stays strict, framing the view listener only; the view's names the console as its framer.
+    const viewOrigin = new URL(frame.url()).origin;
+    const consolePolicy = (await page.request.get(page.url())).headers()['content-security-policy'] ?? '';
+    expect(consolePolicy).toMatch(/script-src 'self';/);
+    expect(consolePolicy).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(consolePolicy).toMatch(new RegExp(`frame-src ${viewOrigin}$`));
+    const viewPolicy = (await page.request.get(frame.url())).headers()['content-security-policy'] ?? '';
+    expect(viewPolicy).toMatch(/connect-src 'none'/);
+    expect(viewPolicy).toMatch(new RegExp(`frame-ancestors ${consoleOrigin}$`));
     const status = frame.locator('#status');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('Rows 1–50 of 1000');
     expect(await frame.locator('#rows tr').first().locator('td').allTextContents()).toEqual(['1', '1']);
