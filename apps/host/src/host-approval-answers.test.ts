@@ -85,6 +85,21 @@ describe('answers to the approval question', () => {
         const result = await client.callTool('filesystem_write_file', { path: target, content: 'yes' });
         expect(result.isError, result.content[0]?.text).toBeFalsy();
         expect(readFileSync(target, 'utf8')).toBe('yes');
+        await new Promise((resolve) => setImmediate(resolve));
+        const lines = readFileSync(join(directory, 'audit.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        // A 2026-era attempt that ends to ask is a line of its own, ended, not left as a call that never ends.
+        const expected =
+          kind === 'v2-modern'
+            ? [
+                { approval: 'asked', outcome: 'input_required' },
+                { approval: 'approved', outcome: 'ok' },
+              ]
+            : [{ approval: 'approved', outcome: 'ok' }];
+        expect(lines.slice(-expected.length)).toMatchObject(expected);
+        expect(lines.at(-expected.length - 1)).not.toMatchObject({ approval: 'asked' });
       } finally {
         await client.close();
       }

@@ -158,10 +158,12 @@ describe('one trace from the client through the host to its upstreams', () => {
     expect(mounted.parentSpanId).toBe(upstreamCall.spanId);
     // The audit row names the trace, so an operator goes from an audit line to its trace.
     const lines = readFileSync(join(directory, 'audit.jsonl'), 'utf8').trim().split('\n');
-    const row = lines
+    const rows = lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((each) => each.trace_id === caller.traceId);
-    expect(row).toMatchObject({ tool: 'files_write_file', outcome: 'ok' });
+      .filter((each) => each.trace_id === caller.traceId);
+    // Each attempt that ended to ask is a row of its own, ended; the last attempt ran the call.
+    expect(rows.map((each) => each.outcome)).toEqual([...Array(rounds - 1).fill('input_required'), 'ok']);
+    expect(rows.at(-1)).toMatchObject({ tool: 'files_write_file', outcome: 'ok' });
     // So does the store's row, which the console's Audit page finds by the trace id.
     const { records } = await host.store().audit.query({ traceId: caller.traceId, limit: 10 });
     expect(records.find((record) => record.outcome === 'ok')).toMatchObject({

@@ -12,7 +12,11 @@
 
 import type { TaskStore } from '@toolshed/mcp-core';
 
-/** How a call ended, as the audit record has it; `started` until it ends, `interrupted` when its replica died first. */
+/**
+ * How a call ended, as the audit record has it; `started` until it ends, `interrupted` when its replica died
+ * first, `input_required` when a 2026-era attempt ended to ask its caller (the retry with the answer is a row
+ * of its own).
+ */
 export type AuditOutcome =
   | 'started'
   | 'ok'
@@ -22,6 +26,7 @@ export type AuditOutcome =
   | 'timeout'
   | 'rate_limited'
   | 'refused'
+  | 'input_required'
   | 'interrupted';
 
 export type AuditApproval =
@@ -32,6 +37,7 @@ export type AuditApproval =
   | 'cancelled'
   | 'expired'
   | 'unavailable'
+  | 'asked'
   | 'pending';
 
 /** One call as the audit record holds it. */

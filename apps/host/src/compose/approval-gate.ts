@@ -27,6 +27,12 @@ export interface ApprovalGateInput {
    */
   retryKey: string | undefined;
   grants: Map<string, number>;
+  /**
+   * Called when a 2026-era caller's question ends the attempt: the question
+   * never settles and the call does not go on (its retry with the answer is
+   * a call of its own), so the attempt's audit row is ended here.
+   */
+  attemptAsked?: () => void;
 }
 
 export type GateResult =
@@ -114,6 +120,9 @@ export async function passApprovalGate(input: ApprovalGateInput): Promise<GateRe
 async function askTheClient(input: ApprovalGateInput, why: string, mode: ApprovalMode): Promise<GateResult> {
   const { exposedName, descriptor, upstream, args, context } = input;
   // A client that cannot ask makes confirm throw (the engine fails closed); that is a refusal too.
+  // A 2026-era question is answered from the retry or ends the attempt, which aborts its signal.
+  const asked = input.attemptAsked;
+  if (asked !== undefined && asksByRetry(context)) context.signal.addEventListener('abort', asked, { once: true });
   const decision = await context
     .confirm(
       `Allow ${exposedName} (${descriptor.name} on ${upstream.entry.name})? ${why}\n\nArguments:\n${quoteArguments(args)}`,
@@ -121,6 +130,9 @@ async function askTheClient(input: ApprovalGateInput, why: string, mode: Approva
     .catch((): ConfirmOutcome => {
       if (context.signal.aborted) throw context.signal.reason;
       return { confirmed: false, action: 'unavailable' };
+    })
+    .finally(() => {
+      if (asked !== undefined) context.signal.removeEventListener('abort', asked);
     });
   if (decision.confirmed) return { pass: true, approval: 'approved' };
   // `accept` without a yes: the user answered, but not with a yes (an unchecked box, or an answer that

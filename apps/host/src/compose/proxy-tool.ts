@@ -127,8 +127,12 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
       const traceId = telemetry?.traceId();
       if (traceId !== undefined) Object.assign(start, { trace_id: traceId });
       let approval = start.approval;
+      let finished = false;
       const finish = async (outcome: AuditEntry['outcome'], error?: string) => {
-        if (retryKey !== undefined) grants.delete(retryKey);
+        // Once: an attempt that ended to ask is not ended again by its abort.
+        if (finished) return;
+        finished = true;
+        if (retryKey !== undefined && outcome !== 'input_required') grants.delete(retryKey);
         if (telemetry !== undefined) {
           // A refusal by the human is told apart by what they decided.
           const shown =
@@ -176,6 +180,10 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
           hostApprovalMode: options.hostApprovalMode,
           retryKey,
           grants,
+          attemptAsked: () => {
+            approval = 'asked';
+            void finish('input_required');
+          },
         };
         const gate =
           telemetry !== undefined && requirement.required
@@ -190,7 +198,10 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         const limited = await limiter?.take();
         if (limited !== undefined) return await refuse('rate_limited', limited);
       } catch (error) {
-        if (context.signal.aborted) throw error;
+        if (context.signal.aborted) {
+          await finish('cancelled');
+          throw error;
+        }
         return await refuse('refused', storeRefusal(exposedName, error));
       }
 

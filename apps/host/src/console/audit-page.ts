@@ -14,6 +14,7 @@ const outcomes: readonly AuditOutcome[] = [
   'cancelled',
   'timeout',
   'rate_limited',
+  'input_required',
 ];
 export const auditPageSize = 50;
 
