@@ -62,11 +62,14 @@ export const consoleScript = `
   var list = document.querySelector('[data-live-approvals]');
   if (!list || typeof EventSource === 'undefined') return;
   var source = new EventSource('/approvals/events');
+  // Compared with what the server sent last, not with the list as it is now: the view host adds frames to it.
+  var shown = list.innerHTML;
   function refresh() {
     fetch('/approvals/list', { credentials: 'same-origin', headers: { accept: 'text/html' } })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (text) {
-        if (text === null || text === list.innerHTML) return;
+        if (text === null || text === shown) return;
+        shown = text;
         list.innerHTML = text;
         list.setAttribute('data-updated', String(Date.now()));
       })
