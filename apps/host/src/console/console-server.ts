@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, LocalError } from '@toolshed/mcp-core';
 import type { Host } from '../create-host.ts';
-import type { PendingApproval } from './approval-broker.ts';
 import { approvalList, approvalsPage } from './approvals-page.ts';
 import { auditPage } from './audit-page.ts';
 import { consoleScript, consoleStylesheet } from './console-assets.ts';
@@ -19,16 +18,13 @@ import {
   sessionCookie,
 } from './console-sessions.ts';
 import type { TokenStore } from './console-token-store.ts';
+import { startConsoleViews } from './console-views.ts';
 import { html, type SafeHtml } from './html.ts';
 import { editArray, readSchemaValue } from './schema-form-values.ts';
 import { serversPage } from './servers-page.ts';
 import { loginPage, tokensPage } from './tokens-page.ts';
-import { mountToolView } from './tool-view-mount.ts';
 import { callResultPage, findTool, toolListPage, tryItForm } from './try-it-page.ts';
 import { viewHostScript } from './view-host-script.ts';
-import { listenForViews } from './view-listener.ts';
-import { ViewMounts } from './view-mounts.ts';
-import { viewPanel } from './view-panel.ts';
 
 // Built-ins are taken with getBuiltinModule: imported as ES modules, node:crypto and node:http build a facade
 // of every export at start, lazy ones included (node:http's loads Node's whole bundled undici).
@@ -99,13 +95,7 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
   const sessions = new ConsoleSessions(host.store);
   const calls = new ConsoleCalls(host);
   const streams = new Set<ServerResponse>();
-  const mounts = new ViewMounts();
-  const views = await listenForViews({ mounts, listenHost, checkHost: guard.checkHost });
-  /** The console's origin as this request reached it, and the view listener's on the same host name. */
-  const originsOf = (hostHeader: string) => ({
-    console: `http://${hostHeader.toLowerCase()}`,
-    view: `http://${new URL(`http://${hostHeader}`).hostname}:${views.port}`,
-  });
+  const views = await startConsoleViews({ host, calls, listenHost, checkHost: guard.checkHost });
 
   const send = (
     response: ServerResponse,
@@ -151,29 +141,6 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
       'set-cookie': cookieHeader(loginCookie, loginCsrf, 600),
     });
   };
-
-  /** The views of the waiting calls' tools, shown with their arguments (no result yet), by approval id. */
-  async function approvalViews(
-    pending: readonly PendingApproval[],
-    user: string,
-    origins: { console: string; view: string },
-  ): Promise<Map<string, SafeHtml>> {
-    const panels = new Map<string, SafeHtml>();
-    for (const approval of pending) {
-      const mount = await mountToolView({
-        host,
-        calls,
-        mounts,
-        user,
-        tool: approval.tool,
-        toolInput: approval.arguments,
-        consoleOrigin: origins.console,
-        key: `approval:${approval.id}`,
-      });
-      if (mount !== undefined) panels.set(approval.id, viewPanel(mount, origins.view));
-    }
-    return panels;
-  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://console.invalid');
@@ -285,51 +252,18 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
       const call = calls.get(callMatch[1] ?? '', session.user);
       if (call === undefined) return errorPage(response, 404, 'No such call of yours.', session);
       const head = call.state === 'running' ? html`<meta http-equiv="refresh" content="1">` : undefined;
-      const origins = originsOf(request.headers.host ?? '');
-      const mount =
-        call.state === 'done'
-          ? await mountToolView({
-              host,
-              calls,
-              mounts,
-              user: session.user,
-              tool: call.tool,
-              toolInput: call.arguments,
-              toolResult: call.result,
-              consoleOrigin: origins.console,
-              key: `call:${call.id}`,
-            })
-          : undefined;
-      const view = mount === undefined ? undefined : viewPanel(mount, origins.view);
+      const origins = views.originsOf(request.headers.host ?? '');
+      const view = await views.ofCall(call, origins);
       return page(response, session, 'try', `Call ${call.tool}`, callResultPage(call, view), 200, head, {
         ...pagePolicy(origins.view),
       });
     }
     const viewCallMatch = /^\/views\/([A-Za-z0-9_-]+)\/call$/.exec(path);
     if (viewCallMatch !== null && method === 'POST') {
-      const json = (status: number, body: unknown) =>
-        send(response, status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8' });
-      const mount = mounts.forUser(viewCallMatch[1] ?? '', session.user);
-      if (mount === undefined) return json(404, { error: 'This view is no longer mounted: reload the page.' });
-      const name = form?.get('name') ?? '';
-      // A view calls the tools of its own server only, as every host of MCP Apps limits it.
-      if (findTool(host, name)?.row.server !== mount.server) {
-        return json(403, { error: `The view of ${mount.tool} may call only the tools of its own server.` });
-      }
-      let args: unknown;
-      try {
-        args = JSON.parse(form?.get('arguments') ?? '{}');
-      } catch {
-        return json(400, { error: 'The arguments are not JSON.' });
-      }
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-        return json(400, { error: 'The arguments must be a JSON object.' });
-      }
-      try {
-        return json(200, { result: await calls.callFromView(session.user, name, args as Record<string, unknown>) });
-      } catch (error) {
-        return json(200, { error: error instanceof Error ? error.message : String(error) });
-      }
+      const answer = await views.call(viewCallMatch[1] ?? '', session.user, form as URLSearchParams);
+      return send(response, answer.status, JSON.stringify(answer.body), {
+        'content-type': 'application/json; charset=utf-8',
+      });
     }
     if (path === '/approvals' && method === 'GET') {
       const done = url.searchParams.get('done');
@@ -340,13 +274,13 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
             ? 'Denied: the call was not run.'
             : undefined;
       const pending = await host.approvals.pending();
-      const origins = originsOf(request.headers.host ?? '');
+      const origins = views.originsOf(request.headers.host ?? '');
       return page(
         response,
         session,
         'approvals',
         'Approvals',
-        html`${notice(message)}${approvalsPage(pending, session.csrf, await approvalViews(pending, session.user, origins))}`,
+        html`${notice(message)}${approvalsPage(pending, session.csrf, await views.ofApprovals(pending, session.user, origins))}`,
         200,
         undefined,
         pagePolicy(origins.view),
@@ -354,8 +288,8 @@ export async function serveConsole(options: ConsoleServerOptions): Promise<Conso
     }
     if (path === '/approvals/list' && method === 'GET') {
       const pending = await host.approvals.pending();
-      const views = await approvalViews(pending, session.user, originsOf(request.headers.host ?? ''));
-      return send(response, 200, approvalList(pending, session.csrf, Date.now(), views).text);
+      const panels = await views.ofApprovals(pending, session.user, views.originsOf(request.headers.host ?? ''));
+      return send(response, 200, approvalList(pending, session.csrf, Date.now(), panels).text);
     }
     if (path === '/approvals/events' && method === 'GET') {
       response.writeHead(200, {
