@@ -212,7 +212,8 @@ describe('toolshed bin', () => {
     const badJson = await run(['call', 'sql_query', '{sql}', '--config', config]);
     expect(badJson.status).toBe(2);
     expect(badJson.stderr).toMatch(/the arguments are not JSON/);
-  });
+    // Four starts of the bin, each starting its servers.
+  }, 120_000);
 
   it('runs a selftest that starts, calls, stops and finds no process left', async () => {
     const result = await run(['selftest', '--config', config]);

@@ -52,7 +52,8 @@ export async function startHostHarness(
   const host = createHost(parseHostConfig(JSON.stringify(withAudit), join(directory, 'toolshed.json')), {
     log: (line) => log.push(line),
     restartDelayMs: options.restartDelayMs ?? 100,
-    probeTimeLimitMs: options.probeTimeLimitMs,
+    // A child started on a busy machine may take longer than the default to answer server/discover.
+    probeTimeLimitMs: options.probeTimeLimitMs ?? 60_000,
   });
   await host.start();
   const answer = options.answer ?? 'accept';
