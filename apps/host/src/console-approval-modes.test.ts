@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, type TestClient } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLines } from './__fixtures__/audit-lines.ts';
 import { everythingServer } from './__fixtures__/host-harness.ts';
 import { parseHostConfig } from './config/load-config.ts';
 import type { PendingApproval } from './console/approval-broker.ts';
@@ -22,14 +23,6 @@ function hostWith(approval: Record<string, unknown>, serverApproval: Record<stri
     ),
     { log: () => {} },
   );
-}
-
-async function auditLines(): Promise<Record<string, unknown>[]> {
-  await new Promise((resolve) => setImmediate(resolve));
-  return readFileSync(join(directory, 'audit.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 async function nextPending(host: Host): Promise<PendingApproval> {
@@ -78,7 +71,7 @@ describe('approval in the console, for clients that cannot ask (elicit-or-consol
         expect(result.isError, result.content[0]?.text).toBeFalsy();
         expect(readFileSync(target, 'utf8')).toBe('approved');
         expect(await host.approvals.decide(pending.id, decision)).toEqual({ ok: false, refusal: 'already_decided' });
-        expect((await auditLines()).at(-1)).toMatchObject({
+        expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
           tool: 'filesystem_write_file',
           approval: 'approved',
           outcome: 'ok',
@@ -106,7 +99,10 @@ describe('approval in the console, for clients that cannot ask (elicit-or-consol
       expect(result.isError).toBe(true);
       expect(result.content[0]?.text).toMatch(/A human denied filesystem_write_file in the Toolshed console/);
       expect(existsSync(target)).toBe(false);
-      expect((await auditLines()).at(-1)).toMatchObject({ approval: 'declined', outcome: 'refused' });
+      expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
+        approval: 'declined',
+        outcome: 'refused',
+      });
     } finally {
       await client.close();
     }
@@ -203,7 +199,10 @@ describe('approval modes', () => {
       });
       expect(result.content[0]?.text).toMatch(/Nobody approved filesystem_write_file in the Toolshed console within/);
       expect(existsSync(join(workspace, 'expired.txt'))).toBe(false);
-      expect((await auditLines()).at(-1)).toMatchObject({ approval: 'expired', outcome: 'refused' });
+      expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
+        approval: 'expired',
+        outcome: 'refused',
+      });
     } finally {
       await caller.close();
       await host.close();

@@ -7,6 +7,8 @@ import { connectTestClient, serviceGate, type TestClient } from '@toolshed/mcp-c
 import { chromiumService, launchChromium } from '@toolshed/view-testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLines } from './__fixtures__/audit-lines.ts';
+import { postFromPage } from './__fixtures__/post-from-page.ts';
 import { parseHostConfig } from './config/load-config.ts';
 import type { PendingApproval } from './console/approval-broker.ts';
 import { type ConsoleServerHandle, serveConsole } from './console/console-server.ts';
@@ -73,45 +75,6 @@ async function waitForPending(host: Host, target: string): Promise<PendingApprov
   const find = async () => (await host.approvals.pending()).find((pending) => pending.arguments.path === target);
   await expect.poll(find, { timeout: 10_000 }).toBeDefined();
   return (await find()) as PendingApproval;
-}
-
-async function auditLines(): Promise<Record<string, unknown>[]> {
-  await new Promise((resolve) => setImmediate(resolve));
-  return readFileSync(join(directory, 'audit.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** The little of the DOM that `postFromPage` uses, typed here since the tests compile without the DOM library. */
-interface PageDocument {
-  createElement(tag: string): { method: string; action: string; type: string; name: string; value: string } & {
-    append(child: unknown): void;
-    submit(): void;
-  };
-  body: { append(child: unknown): void };
-}
-
-/** Posts a form from inside the page, as the page's own script would: same origin, the session's cookie. */
-function postFromPage(page: Page, action: string, fields: Record<string, string>): Promise<void> {
-  return page.evaluate(
-    ({ action, fields }) => {
-      const document = (globalThis as unknown as { document: PageDocument }).document;
-      const form = document.createElement('form');
-      form.method = 'post';
-      form.action = action;
-      for (const [name, value] of Object.entries(fields)) {
-        const input = document.createElement('input');
-        input.type = 'hidden';
-        input.name = name;
-        input.value = value;
-        form.append(input);
-      }
-      document.body.append(form);
-      form.submit();
-    },
-    { action, fields },
-  );
 }
 
 async function csrfOf(page: Page): Promise<string> {
@@ -206,7 +169,7 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     const result = await call;
     expect(result.isError, result.content[0]?.text).toBeFalsy();
     expect(readFileSync(target, 'utf8')).toBe('written after approval');
-    expect((await auditLines()).at(-1)).toMatchObject({
+    expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
       tool: 'filesystem_write_file',
       approval: 'approved',
       outcome: 'ok',
@@ -240,10 +203,14 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     await postFromPage(page, `/approvals/${pending.id}`, fields);
     await page.waitForURL(/done=approve/);
     expect((await call).isError).toBeFalsy();
-    const approvedBefore = (await auditLines()).filter((line) => line.approval === 'approved').length;
+    const approvedBefore = (await auditLines(join(directory, 'audit.jsonl'))).filter(
+      (line) => line.approval === 'approved',
+    ).length;
     await postFromPage(page, `/approvals/${pending.id}`, fields);
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/already decided: an approval is used once/);
-    expect((await auditLines()).filter((line) => line.approval === 'approved').length).toBe(approvedBefore);
+    expect(
+      (await auditLines(join(directory, 'audit.jsonl'))).filter((line) => line.approval === 'approved').length,
+    ).toBe(approvedBefore);
   });
 
   it('a decision that names other arguments than the call’s decides nothing', async () => {
@@ -294,7 +261,7 @@ describe.runIf(chromiumInstalled)('the web console in Chromium', () => {
     expect(await page.locator('pre.structured').textContent()).toMatch(/"written": false/);
     await shot(page, 'try-it-result');
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
-    expect((await auditLines()).at(-1)).toMatchObject({
+    expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
       caller: expect.stringMatching(/^toolshed-console:alice\//),
       tool: 'filesystem_edit_file',
     });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,8 @@ import { chromiumService, launchChromium } from '@toolshed/view-testing';
 import Database from 'better-sqlite3';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLines } from './__fixtures__/audit-lines.ts';
+import { postFromPage } from './__fixtures__/post-from-page.ts';
 import { parseHostConfig } from './config/load-config.ts';
 import { type ConsoleServerHandle, serveConsole } from './console/console-server.ts';
 import { createTokenStore } from './console/console-token-store.ts';
@@ -22,45 +24,6 @@ const thousandRows =
 
 let directory: string;
 let outbox: string;
-
-async function auditLines(): Promise<Record<string, unknown>[]> {
-  await new Promise((resolve) => setImmediate(resolve));
-  return readFileSync(join(directory, 'audit.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** The little of the DOM the page-side helpers use, typed here since the tests compile without the DOM library. */
-interface PageDocument {
-  createElement(tag: string): { method: string; action: string; type: string; name: string; value: string } & {
-    append(child: unknown): void;
-    submit(): void;
-  };
-  body: { append(child: unknown): void };
-}
-
-/** Posts a form from inside the page, as the page's own script would: same origin, the session's cookie. */
-function postFromPage(page: Page, action: string, fields: Record<string, string>): Promise<void> {
-  return page.evaluate(
-    ({ action, fields }) => {
-      const document = (globalThis as unknown as { document: PageDocument }).document;
-      const form = document.createElement('form');
-      form.method = 'post';
-      form.action = action;
-      for (const [name, value] of Object.entries(fields)) {
-        const input = document.createElement('input');
-        input.type = 'hidden';
-        input.name = name;
-        input.value = value;
-        form.append(input);
-      }
-      document.body.append(form);
-      form.submit();
-    },
-    { action, fields },
-  );
-}
 
 /** The little of a view's window the tests use, acting as the view. */
 interface ViewWindow {
@@ -180,7 +143,7 @@ describe.runIf(chromiumInstalled)("views in the console, with the console's own 
     const firstColumn = await frame.locator('#rows tr td:first-child').allTextContents();
     expect(firstColumn).toEqual(Array.from({ length: 50 }, (_, index) => String(51 + index)));
     // The page call went through the host as alice's own, and is in the audit like a model's call.
-    expect((await auditLines()).at(-1)).toMatchObject({
+    expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
       tool: 'sql_query_page',
       caller: expect.stringContaining('alice'),
       outcome: 'ok',
@@ -313,7 +276,7 @@ describe.runIf(chromiumInstalled)("views in the console, with the console's own 
     await expect.poll(() => frame.locator('#status').textContent(), { timeout: 10_000 }).not.toMatch(/Waiting/);
     expect(await frame.locator('#error').textContent()).toBe('');
     expect(readdirSync(outbox)).toHaveLength(1);
-    expect((await auditLines()).at(-1)).toMatchObject({
+    expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
       tool: 'email_send_email',
       approval: 'approved',
       outcome: 'ok',

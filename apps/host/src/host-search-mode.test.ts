@@ -5,6 +5,7 @@ import { connectTestClient, type TestClient, testClientKinds } from '@toolshed/m
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countToolListTokens } from '../../../scripts/tool-tokens.ts';
+import { auditLines } from './__fixtures__/audit-lines.ts';
 import { everythingServer } from './__fixtures__/host-harness.ts';
 import { runSelftest } from './cli/selftest-command.ts';
 import { parseHostConfig } from './config/load-config.ts';
@@ -29,15 +30,6 @@ function searchConfig(extra: Record<string, unknown> = {}) {
     }),
     join(directory, 'toolshed.json'),
   );
-}
-
-async function auditLines(): Promise<Record<string, unknown>[]> {
-  // Lines are written once the call's turn of the event loop is over.
-  await new Promise((resolve) => setImmediate(resolve));
-  return readFileSync(join(directory, 'audit.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 beforeAll(() => {
@@ -104,7 +96,9 @@ describe('the search tool list', () => {
         expect(answers).toHaveLength(1);
         expect(answers[0]).toMatch(/^Allow filesystem_write_file \(write_file on filesystem\)\?/);
 
-        const line = (await auditLines()).findLast((entry) => entry.tool === 'filesystem_write_file');
+        const line = (await auditLines(join(directory, 'audit.jsonl'))).findLast(
+          (entry) => entry.tool === 'filesystem_write_file',
+        );
         expect(line).toMatchObject({
           server: 'filesystem',
           tool: 'filesystem_write_file',
@@ -136,7 +130,7 @@ describe('the search tool list', () => {
         expect(refused.isError).toBe(true);
         expect(refused.content[0]?.text).toMatch(/The user declined filesystem_write_file/);
         expect(existsSync(target)).toBe(false);
-        expect((await auditLines()).at(-1)).toMatchObject({
+        expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
           tool: 'filesystem_write_file',
           approval: 'declined',
           outcome: 'refused',
@@ -166,7 +160,7 @@ describe('the search tool list', () => {
   it('checks arguments against the real tool’s schema before anything runs, and names unknown tools', async () => {
     const client = await connectTestClient({ server: host.server }, { client: 'v2-modern', transport: 'memory' });
     try {
-      const before = (await auditLines()).length;
+      const before = (await auditLines(join(directory, 'audit.jsonl'))).length;
       const wrong = await client.callTool('call_tool', {
         name: 'sql_query',
         arguments: { statement: 'SELECT 1' },
@@ -175,14 +169,18 @@ describe('the search tool list', () => {
       expect(wrong.content[0]?.text).toMatch(/do not fit sql_query's inputSchema: .*must have required property 'sql'/);
       const unknown = await client.callTool('call_tool', { name: 'sql_drop_everything', arguments: {} });
       expect(unknown.content[0]?.text).toMatch(/There is no tool named sql_drop_everything now/);
-      expect(await auditLines()).toHaveLength(before);
+      expect(await auditLines(join(directory, 'audit.jsonl'))).toHaveLength(before);
 
       const rows = await client.callTool('call_tool', {
         name: 'sql_query',
         arguments: { sql: 'SELECT name FROM items' },
       });
       expect(rows.structuredContent).toMatchObject({ rows: [['apple']] });
-      expect((await auditLines()).at(-1)).toMatchObject({ tool: 'sql_query', approval: 'not_required', outcome: 'ok' });
+      expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
+        tool: 'sql_query',
+        approval: 'not_required',
+        outcome: 'ok',
+      });
     } finally {
       await client.close();
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { connectTestClient, testClientKinds } from '@toolshed/mcp-core/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLines } from './__fixtures__/audit-lines.ts';
 import { parseHostConfig } from './config/load-config.ts';
 import { createHost, type Host } from './create-host.ts';
 
@@ -36,14 +37,6 @@ function hostWith(servers: Record<string, unknown>, toolshed: Record<string, unk
     ),
     { log: () => {} },
   );
-}
-
-async function auditLines(): Promise<Record<string, unknown>[]> {
-  await new Promise((resolve) => setImmediate(resolve));
-  return readFileSync(join(directory, 'audit.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 interface Listed {
@@ -90,7 +83,10 @@ describe.each([
       const rows = (page.structuredContent as { rows: number[][] }).rows.map((row) => row[0]);
       expect(rows).toEqual(Array.from({ length: 50 }, (_, index) => 51 + index));
       // Audited as a call from the model is.
-      expect((await auditLines()).at(-1)).toMatchObject({ tool: 'sql_query_page', outcome: 'ok' });
+      expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
+        tool: 'sql_query_page',
+        outcome: 'ok',
+      });
       expect(client.protocolProblems()).toEqual([]);
     } finally {
       await client.close();
@@ -189,7 +185,9 @@ describe('the edit review through the host', () => {
         expect(asked.length).toBe(asksBefore + 1);
         expect(readFileSync(path, 'utf8')).toBe(answer === 'accept' ? 'one\n2\n' : 'one\ntwo\n');
         expect(applied.isError === true).toBe(answer === 'decline');
-        expect((await auditLines()).at(-1)).toMatchObject({ tool: 'filesystem_apply_reviewed_edit' });
+        expect((await auditLines(join(directory, 'audit.jsonl'))).at(-1)).toMatchObject({
+          tool: 'filesystem_apply_reviewed_edit',
+        });
       } finally {
         await client.close();
       }
