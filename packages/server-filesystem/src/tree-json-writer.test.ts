@@ -35,3 +35,16 @@ it('writes exactly what JSON.stringify(tree, null, 2) writes', () => {
   expect(writer.toString()).toBe(JSON.stringify(tree, null, 2));
   expect(new TreeJsonWriter().toString()).toBe(JSON.stringify([], null, 2));
 });
+
+it('writes the same across the points where it flattens its text, every few thousand entries', () => {
+  const writer = new TreeJsonWriter();
+  const tree: { name: string; type: string; children?: unknown[] }[] = [];
+  for (let directory = 0; directory < 40; directory++) {
+    const children = Array.from({ length: 150 }, (_, file) => ({ name: `file-${file}.ts`, type: 'file' }));
+    writer.enterDirectory(`dir-${directory}`);
+    for (const child of children) writer.file(child.name);
+    writer.leaveDirectory();
+    tree.push({ name: `dir-${directory}`, type: 'directory', children });
+  }
+  expect(writer.toString()).toBe(JSON.stringify(tree, null, 2));
+});
