@@ -16,12 +16,16 @@ export interface StdioConnection {
   notify(method: string): void;
 }
 
-/** Starts `script` (relative to this folder) with this Node; BENCH_NODE_ARGS passes flags (say --cpu-prof). */
-export function connectStdio(script: string): StdioConnection {
+/**
+ * Starts `script` (a path, or relative to this folder) with this Node and `env`; BENCH_NODE_ARGS passes flags
+ * (say --cpu-prof).
+ */
+export function connectStdio(script: string, env: NodeJS.ProcessEnv = process.env): StdioConnection {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = killOnExit(
     spawn(process.execPath, [...nodeArgs, new URL(script, import.meta.url).pathname], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      env,
     }),
   );
   const waiting = new Map<number, { resolve(message: unknown): void; reject(error: Error): void }>();

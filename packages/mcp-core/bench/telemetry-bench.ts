@@ -24,7 +24,7 @@
  * BENCH_ROUNDS rounds (default 5); calls/s is the median round. Every answer
  * is checked.
  */
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ import { checkEchoAnswer } from './check-answer.ts';
 import { killOnExit } from './child-processes.ts';
 import { initializeParams } from './protocol-eras.ts';
 import { RoundRecorder } from './round-summary.ts';
+import { connectStdio, type StdioConnection } from './stdio-client.ts';
 
 const calls = Number(process.env.BENCH_CALLS ?? 20_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -63,47 +64,7 @@ function buildBase(): { directory: string; server: string } {
   return { directory, server: join(core, 'bench/servers/toolshed-echo-server.mjs') };
 }
 
-interface Connection {
-  child: ChildProcessWithoutNullStreams;
-  request(method: string, params: string): Promise<unknown>;
-}
-
-function connect(script: string, env: NodeJS.ProcessEnv): Connection {
-  const child = killOnExit(spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env }));
-  const waiting = new Map<number, (message: unknown) => void>();
-  let pending = '';
-  let nextId = 1;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    pending += chunk;
-    let newline = pending.indexOf('\n');
-    while (newline !== -1) {
-      const message = JSON.parse(pending.slice(0, newline)) as { id?: number };
-      pending = pending.slice(newline + 1);
-      if (typeof message.id === 'number') {
-        waiting.get(message.id)?.(message);
-        waiting.delete(message.id);
-      }
-      newline = pending.indexOf('\n');
-    }
-  });
-  child.once('exit', (code) => {
-    if (waiting.size > 0) throw new Error(`${script} exited (${code}) mid-run`);
-  });
-  child.stderr.resume();
-  return {
-    child,
-    request(method, params) {
-      const id = nextId++;
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${params}}\n`);
-      });
-    },
-  };
-}
-
-async function load(connection: Connection, count: number, latencies: number[] | undefined): Promise<void> {
+async function load(connection: StdioConnection, count: number, latencies: number[] | undefined): Promise<void> {
   const params = JSON.stringify({ name: 'echo', arguments: { text } });
   let sent = 0;
   const worker = async () => {
@@ -191,7 +152,7 @@ const contenders = [
 ];
 const loadBefore = loadAverage();
 try {
-  const connections = contenders.map((contender) => connect(contender.script, contender.env));
+  const connections = contenders.map((contender) => connectStdio(contender.script, contender.env));
   for (const connection of connections) {
     await connection.request('initialize', JSON.stringify(initializeParams));
     connection.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
@@ -206,7 +167,7 @@ try {
     const order = contenders.map((_, index) => (index + round) % contenders.length);
     for (const index of order) {
       const latencies: number[] = [];
-      const connection = connections[index] as Connection;
+      const connection = connections[index] as StdioConnection;
       const cpuBefore = cpuMs(connection.child.pid);
       const started = performance.now();
       await load(connection, perRound, latencies);
