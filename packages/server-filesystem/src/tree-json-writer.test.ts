@@ -36,7 +36,7 @@ it('writes exactly what JSON.stringify(tree, null, 2) writes', () => {
   expect(new TreeJsonWriter().toString()).toBe(JSON.stringify([], null, 2));
 });
 
-it('writes the same across the points where it flattens its text, every few thousand entries', () => {
+it('writes the same across the points where it flattens its text, every few hundred entries', () => {
   const writer = new TreeJsonWriter();
   const tree: { name: string; type: string; children?: unknown[] }[] = [];
   for (let directory = 0; directory < 40; directory++) {
