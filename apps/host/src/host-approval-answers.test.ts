@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectTestClient, type TestClientKind } from '@toolshed/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLines } from './__fixtures__/audit-lines.ts';
 import { parseHostConfig } from './config/load-config.ts';
 import { createHost, type Host } from './create-host.ts';
 
@@ -11,9 +12,7 @@ let workspace: string;
 let host: Host;
 
 async function lastAuditLine(): Promise<Record<string, unknown>> {
-  await new Promise((resolve) => setImmediate(resolve));
-  const lines = readFileSync(join(directory, 'audit.jsonl'), 'utf8').trim().split('\n');
-  return JSON.parse(lines.at(-1) ?? '{}') as Record<string, unknown>;
+  return (await auditLines(join(directory, 'audit.jsonl'))).at(-1) ?? {};
 }
 
 beforeAll(async () => {
@@ -85,11 +84,7 @@ describe('answers to the approval question', () => {
         const result = await client.callTool('filesystem_write_file', { path: target, content: 'yes' });
         expect(result.isError, result.content[0]?.text).toBeFalsy();
         expect(readFileSync(target, 'utf8')).toBe('yes');
-        await new Promise((resolve) => setImmediate(resolve));
-        const lines = readFileSync(join(directory, 'audit.jsonl'), 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        const lines = await auditLines(join(directory, 'audit.jsonl'));
         // A 2026-era attempt that ends to ask is a line of its own, ended, not left as a call that never ends.
         const expected =
           kind === 'v2-modern'
