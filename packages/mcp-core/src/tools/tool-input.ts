@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
 import { isPlainObject } from '../messages/is-plain-object.ts';
+import { deriveJsonSchema } from './derive-json-schema.ts';
 import { checkJsonSchemaArguments } from './json-schema-arguments.ts';
 import {
   isStandardSchema,
@@ -70,17 +71,7 @@ export function toolInputJsonSchema(input: unknown, where: string): Record<strin
         `${where} is a Standard Schema that derives no JSON Schema; give the tool's inputSchema as advertisedInputSchema`,
       );
     }
-    let jsonSchema: Record<string, unknown>;
-    try {
-      jsonSchema = { ...convert({ target: 'draft-2020-12' }) };
-    } catch (error) {
-      throw new LocalError(
-        'tool_definition_invalid',
-        `${where} cannot be expressed as JSON Schema: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
-    delete jsonSchema.$schema;
+    const jsonSchema = deriveJsonSchema(() => convert({ target: 'draft-2020-12' }), where);
     if (jsonSchema.type !== 'object') {
       throw new LocalError('tool_definition_invalid', `${where} must describe an object`);
     }

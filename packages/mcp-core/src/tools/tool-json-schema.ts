@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { LocalError } from '../errors/local-error.ts';
+import { deriveJsonSchema } from './derive-json-schema.ts';
 import { toPortableJsonSchema } from './portable-json-schema.ts';
 
 /** Whether a value is a zod v4 object schema, from any copy of zod. */
@@ -40,19 +41,11 @@ export function toToolJsonSchema(schema: unknown, io: 'input' | 'output', where:
   if (typeof schema.toJSONSchema !== 'function') {
     throw new LocalError('tool_definition_invalid', `${where} comes from a zod older than 4.6; upgrade zod`);
   }
-  let jsonSchema: Record<string, unknown>;
-  try {
+  const jsonSchema = deriveJsonSchema(
     // The schema's own method, not zod's module: the engine never imports zod, so a server without it never loads it.
-    jsonSchema = schema.toJSONSchema({ target: 'draft-2020-12', io, reused: 'inline' }) as Record<string, unknown>;
-  } catch (error) {
-    throw new LocalError(
-      'tool_definition_invalid',
-      `${where} cannot be expressed as JSON Schema: ${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  // 2020-12 is the default dialect for MCP tool schemas; leaving $schema out keeps lists small.
-  delete jsonSchema.$schema;
+    () => schema.toJSONSchema({ target: 'draft-2020-12', io, reused: 'inline' }) as Record<string, unknown>,
+    where,
+  );
   return checkToolJsonSchema(toPortableJsonSchema(jsonSchema, io), where);
 }
 
