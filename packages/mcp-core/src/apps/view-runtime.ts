@@ -16,6 +16,10 @@
  *   model (`ui/update-model-context`).
  *
  * Messages are taken only from the parent frame; requests time out after 30 s.
+ * Each step of the handshake leaves a `performance` mark in the view's own
+ * timeline (`mcp-view:initialize` sent, `mcp-view:initialized` answered,
+ * `mcp-view:tool-input`, `mcp-view:tool-result`), so a bench or a browser's
+ * profiler shows where the time from the frame's start to the first rows goes.
  */
 export const viewRuntimeScript = `"use strict";
 var mcpView = (function () {
@@ -74,17 +78,27 @@ var mcpView = (function () {
   });
   return {
     start: function (options) {
-      handlers["ui/notifications/tool-input"] = function (params) { if (options.onInput) options.onInput(params.arguments || {}); };
-      handlers["ui/notifications/tool-result"] = function (params) { if (options.onResult) options.onResult(params); };
+      handlers["ui/notifications/tool-input"] = function (params) {
+        performance.mark("mcp-view:tool-input");
+        if (options.onInput) options.onInput(params.arguments || {});
+      };
+      handlers["ui/notifications/tool-result"] = function (params) {
+        performance.mark("mcp-view:tool-result");
+        if (options.onResult) options.onResult(params);
+      };
+      performance.mark("mcp-view:initialize");
       return request("ui/initialize", {
         appInfo: { name: options.name, version: options.version || "1.0.0" },
         appCapabilities: {},
         protocolVersion: "2026-01-26"
       }).then(function (result) {
+        performance.mark("mcp-view:initialized");
         applyContext(result && result.hostContext);
         notify("ui/notifications/initialized");
+        // The observer reports the first size itself, after the next layout; measuring here would force a layout
+        // just when the host is sending the tool's input and result.
         if (typeof ResizeObserver === "function") new ResizeObserver(reportSize).observe(document.documentElement);
-        reportSize();
+        else reportSize();
         return result;
       });
     },
