@@ -5,11 +5,14 @@
  * result) against the same view mounted by the official `AppBridge` from
  * `@modelcontextprotocol/ext-apps` (the reference host of the view tests,
  * the view in `srcdoc`). The view marks `result-received` and
- * `rows-rendered` (after the first animation frame with rows), both from
- * the frame's own start: mount to rows is the whole (the frame's load, the
- * handshake, the host's delivery), result to rows the view's own work.
- * Rounds alternate between the hosts; the first round of each is not
- * counted; medians and spread, and the load average before and after.
+ * `rows-rendered` (in the first animation frame with rows). Mount to rows
+ * is from the frame's own start (its navigation) and includes the frame's
+ * load, the handshake and the host's delivery; result to rows is the view's
+ * own work; the host's mount to rows starts when the host's script created
+ * the frame (the console's starts after its page is parsed). The view's
+ * runtime splits mount to rows into phases (start, handshake, delivery,
+ * render). Rounds alternate between the hosts; the first round of each is
+ * not counted; medians and spread, and the load average before and after.
  *
  *   pnpm --filter @toolshed/host bench:console-view
  */
@@ -18,9 +21,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleAppBridgeHost, launchChromium } from '@toolshed/view-testing';
+import {
+  bundleAppBridgeHost,
+  createViewTimeReport,
+  launchChromium,
+  readViewRenderTimes,
+  waitForViewFrame,
+} from '@toolshed/view-testing';
 import Database from 'better-sqlite3';
-import type { Page } from 'playwright-core';
 import { parseHostConfig } from '../src/config/load-config.ts';
 import { ConsoleCalls } from '../src/console/console-calls.ts';
 import { serveConsole } from '../src/console/console-server.ts';
@@ -78,28 +86,7 @@ const callPage = login.url();
 await login.close();
 
 type HostName = 'console host' | 'AppBridge';
-const times: Record<HostName, { mount: number[]; result: number[] }> = {
-  'console host': { mount: [], result: [] },
-  AppBridge: { mount: [], result: [] },
-};
-
-async function rowsRendered(page: Page, isView: (url: string) => boolean) {
-  let frame = page.frames().find((candidate) => candidate !== page.mainFrame() && isView(candidate.url()));
-  while (frame === undefined) {
-    await page.waitForEvent('framenavigated');
-    frame = page.frames().find((candidate) => candidate !== page.mainFrame() && isView(candidate.url()));
-  }
-  const marks = await frame.waitForFunction(
-    () => {
-      const rendered = performance.getEntriesByName('rows-rendered')[0]?.startTime;
-      const received = performance.getEntriesByName('result-received')[0]?.startTime;
-      return rendered === undefined || received === undefined ? undefined : { rendered, received };
-    },
-    null,
-    { timeout: 20_000 },
-  );
-  return (await marks.jsonValue()) as { rendered: number; received: number };
-}
+const report = createViewTimeReport();
 
 const loadBefore = loadavg();
 try {
@@ -107,22 +94,21 @@ try {
     const order: HostName[] = round % 2 === 0 ? ['console host', 'AppBridge'] : ['AppBridge', 'console host'];
     for (const name of order) {
       const page = await browser.context.newPage();
-      let marks: { rendered: number; received: number };
       if (name === 'console host') {
         await page.goto(callPage);
-        marks = await rowsRendered(page, (url) => url.includes('/views/'));
       } else {
         await page.goto(reference);
         await page.evaluate(
           (input) => (globalThis as never as { mountView(input: unknown): Promise<void> }).mountView(input),
           { html: view?.html, toolInput, toolResult },
         );
-        marks = await rowsRendered(page, () => true);
       }
-      if (round > 0) {
-        times[name].mount.push(marks.rendered);
-        times[name].result.push(marks.rendered - marks.received);
-      }
+      const frame = await waitForViewFrame(
+        page,
+        (candidate) => name === 'AppBridge' || candidate.url().includes('/views/'),
+      );
+      const times = await readViewRenderTimes(frame, { page });
+      if (round > 0) report.add(name, times);
       await page.close();
     }
   }
@@ -135,24 +121,7 @@ try {
 }
 const loadAfter = loadavg();
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function spread(values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `median ${median(values).toFixed(1)} ms (min ${sorted[0]?.toFixed(1)}, max ${sorted.at(-1)?.toFixed(1)})`;
-}
-
-for (const [name, { mount, result }] of Object.entries(times)) {
-  console.log(
-    `${name.padEnd(12)} mount to rows ${spread(mount)}; result to rows ${spread(result)}; ${mount.length} rounds`,
-  );
-}
+for (const line of report.lines()) console.log(line);
 console.log(
   `load average ${loadBefore.map((value) => value.toFixed(2)).join(' ')} before, ${loadAfter.map((value) => value.toFixed(2)).join(' ')} after; view ${((view?.html.length ?? 0) / 1024).toFixed(1)} KB`,
 );

@@ -3,4 +3,6 @@ export { chromiumBinary, chromiumService, launchChromium } from './chromium-brow
 export { readViewResource, type ViewResource } from './read-view-resource.ts';
 export { viewByteBudget, viewHtmlProblems } from './view-checks.ts';
 export { type HostEvent, type OpenedView, startViewHost, type ViewHost, type ViewMount } from './view-host.ts';
+export { readViewRenderTimes, type ViewRenderTimes, waitForViewFrame } from './view-render-times.ts';
 export { viewScreenshotPath } from './view-screenshots.ts';
+export { createViewTimeReport, median, medianAndSpread, type ViewTimeReport } from './view-time-report.ts';
