@@ -21,6 +21,8 @@ export const viewHostScript = `
 'use strict';
 (function () {
   var maxHeight = 640, mounts = new Map(), hostInfo = { name: 'toolshed-console', version: '1' };
+  // Read once, while the page loads: the first view's ui/initialize is answered without waiting on ICU.
+  var locale = navigator.language, timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   var csrfField = document.querySelector('header form input[name="csrf"]');
   var dark = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
   function theme() { return dark && dark.matches ? 'dark' : 'light'; }
@@ -41,8 +43,8 @@ export const viewHostScript = `
   function hostContext(mount) {
     return {
       theme: theme(), displayMode: 'inline', availableDisplayModes: ['inline'], platform: 'web',
-      containerDimensions: { maxHeight: maxHeight }, locale: navigator.language,
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, toolInfo: { tool: { name: mount.tool } }
+      containerDimensions: { maxHeight: maxHeight }, locale: locale, timeZone: timeZone,
+      toolInfo: { tool: { name: mount.tool } }
     };
   }
   function callTool(mount, id, params) {
@@ -118,6 +120,7 @@ export const viewHostScript = `
   function mountView(section) {
     if (section.getAttribute('data-view-started') !== null) return;
     section.setAttribute('data-view-started', '');
+    performance.mark('view-mount');
     var frame = document.createElement('iframe');
     frame.setAttribute('sandbox', 'allow-scripts');
     frame.setAttribute('referrerpolicy', 'no-referrer');
@@ -127,11 +130,14 @@ export const viewHostScript = `
     section.insertBefore(frame, log);
     var mount = {
       id: section.dataset.viewMount, tool: section.dataset.viewTool, frame: frame, log: log, ready: false,
-      input: parse(section.dataset.viewInput) || {}, result: parse(section.dataset.viewResult)
+      input: undefined, result: undefined
     };
     mounts.set(frame.contentWindow, mount);
-    // Set last: the view's first message must find its listener and its mount.
+    // The frame starts loading now; the view's first message comes in a later task, after the input and the
+    // result (a large result takes a while to parse) are read below, so the parse overlaps the frame's start.
     frame.src = section.dataset.viewSrc;
+    mount.input = parse(section.dataset.viewInput) || {};
+    mount.result = parse(section.dataset.viewResult);
   }
   function mountAll() {
     mounts.forEach(function (mount, source) { if (!mount.frame.isConnected) mounts.delete(source); });
