@@ -9,26 +9,35 @@ export interface CallDeadline {
 }
 
 /**
- * A call's deadline from one timer and two controllers. Every proxied call
+ * A call's deadline from one timer and one controller. Every proxied call
  * makes one, so it avoids `AbortSignal.any` and `AbortSignal.timeout`, which
- * cost several times as much per call and leave more for the collector. The
+ * cost several times as much per call and leave more for the collector; the
+ * signal of the time limit alone is made only when asked for (a call that
+ * failed, or a parked one), already aborted if the limit has passed. The
  * timer does not keep the process alive, as `AbortSignal.timeout`'s does not.
  */
 export function callDeadline(callerSignal: AbortSignal, timeLimitMs: number): CallDeadline {
-  const timeout = new AbortController();
   const either = new AbortController();
+  let timedOut: DOMException | undefined;
+  let timeout: AbortController | undefined;
   const onCallerAbort = () => either.abort(callerSignal.reason);
   const timer = setTimeout(() => {
-    const reason = new DOMException(`The call took longer than ${timeLimitMs} ms`, 'TimeoutError');
-    timeout.abort(reason);
-    either.abort(reason);
+    timedOut = new DOMException(`The call took longer than ${timeLimitMs} ms`, 'TimeoutError');
+    timeout?.abort(timedOut);
+    either.abort(timedOut);
   }, timeLimitMs);
   timer.unref();
   if (callerSignal.aborted) either.abort(callerSignal.reason);
   else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
   return {
     signal: either.signal,
-    timeout: timeout.signal,
+    get timeout() {
+      if (timeout === undefined) {
+        timeout = new AbortController();
+        if (timedOut !== undefined) timeout.abort(timedOut);
+      }
+      return timeout.signal;
+    },
     dispose() {
       clearTimeout(timer);
       callerSignal.removeEventListener('abort', onCallerAbort);

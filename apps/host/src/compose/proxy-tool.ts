@@ -1,34 +1,24 @@
 import type { CallContext, CallToolResult, Tool, ToolDescriptor } from '@toolshed/mcp-core';
 import { toolError } from '@toolshed/mcp-core';
 import type { StateStore } from '@toolshed/state';
-import * as z from 'zod';
 import type { ApprovalMode } from '../config/host-config.ts';
 import type { ApprovalBroker } from '../console/approval-broker.ts';
 import { hostTelemetry } from '../telemetry/host-telemetry.ts';
 import { UpstreamInputError } from '../upstream/input-required-rounds.ts';
 import type { Upstream } from '../upstream/upstream.ts';
 import { UpstreamClosedError, UpstreamRpcError } from '../upstream/upstream-errors.ts';
+import { anyArguments } from './any-arguments.ts';
 import { passApprovalGate } from './approval-gate.ts';
 import { approvalRequirement } from './approval-rule.ts';
 import { type AuditEntry, argumentsDigest } from './audit-log.ts';
 import { callDeadline } from './call-deadline.ts';
+import { callId } from './call-id.ts';
 import type { CallLimiter } from './call-limiter.ts';
 import type { CallRecorder } from './call-recorder.ts';
 import { asksByRetry, callerOf } from './caller.ts';
+import { isoTimestamp } from './iso-timestamp.ts';
 import { ParkedUpstreamCalls } from './parked-upstream-calls.ts';
 import { createUpstreamForwarding } from './upstream-forwarding.ts';
-
-// Taken with getBuiltinModule: imported as an ES module, node:crypto builds a facade of every export at start.
-const { randomUUID } = process.getBuiltinModule('node:crypto');
-
-/**
- * A call's id: the time first, so that ids sort as calls started and a new
- * row lands at the end of the audit table's key index (a random key would
- * touch pages all over it on every write), then 48 random bits.
- */
-function callId(): string {
-  return `${Date.now().toString(36).padStart(9, '0')}-${randomUUID().slice(24)}`;
-}
 
 export interface ProxyToolOptions {
   upstream: Upstream;
@@ -60,8 +50,6 @@ const taskAfterMs = 2_000;
 
 /** A call nobody answers must still end: long enough for real work, and a server's own setting wins. */
 const defaultToolTimeoutMs = 10 * 60_000;
-
-const anyArguments = z.looseObject({});
 
 /** Why a call did not run when the state store could not be reached: the host never runs a call it cannot account for. */
 function storeRefusal(exposedName: string, error: unknown): string {
@@ -110,9 +98,10 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
         requirement.required && asksByRetry(context)
           ? ParkedUpstreamCalls.keyOf(context, exposedName, args)
           : undefined;
+      const now = Date.now();
       const start = {
-        id: callId(),
-        time: new Date().toISOString(),
+        id: callId(now),
+        time: isoTimestamp(now),
         caller: callerOf(context),
         server: settings.name,
         tool: exposedName,
@@ -166,37 +155,44 @@ export function createProxyTool(options: ProxyToolOptions): Tool {
       }
       try {
         // Checked before asking the human, taken after: a 2026-era caller runs this from the top once per answer.
-        const limitedNow = await limiter?.check();
-        if (limitedNow !== undefined) return await refuse('rate_limited', limitedNow);
-        const gateInput = {
-          upstream,
-          descriptor,
-          exposedName,
-          args,
-          argumentsDigest: digest,
-          context,
-          requirement,
-          broker: options.approvals,
-          hostApprovalMode: options.hostApprovalMode,
-          retryKey,
-          grants,
-          attemptAsked: () => {
-            approval = 'asked';
-            void finish('input_required');
-          },
-        };
-        const gate =
-          telemetry !== undefined && requirement.required
-            ? await telemetry.approvalWait(exposedName, context.signal, () => passApprovalGate(gateInput))
-            : await passApprovalGate(gateInput);
-        approval = gate.approval;
-        if ('cancelled' in gate) {
-          await finish('cancelled');
-          throw gate.cancelled;
+        if (limiter !== undefined) {
+          const limitedNow = await limiter.check();
+          if (limitedNow !== undefined) return await refuse('rate_limited', limitedNow);
         }
-        if (!gate.pass) return await refuse('refused', gate.message);
-        const limited = await limiter?.take();
-        if (limited !== undefined) return await refuse('rate_limited', limited);
+        // A call that needs no human's yes passes as its start says (not required, or waived), without the gate.
+        if (requirement.required) {
+          const gateInput = {
+            upstream,
+            descriptor,
+            exposedName,
+            args,
+            argumentsDigest: digest,
+            context,
+            requirement,
+            broker: options.approvals,
+            hostApprovalMode: options.hostApprovalMode,
+            retryKey,
+            grants,
+            attemptAsked: () => {
+              approval = 'asked';
+              void finish('input_required');
+            },
+          };
+          const gate =
+            telemetry !== undefined
+              ? await telemetry.approvalWait(exposedName, context.signal, () => passApprovalGate(gateInput))
+              : await passApprovalGate(gateInput);
+          approval = gate.approval;
+          if ('cancelled' in gate) {
+            await finish('cancelled');
+            throw gate.cancelled;
+          }
+          if (!gate.pass) return await refuse('refused', gate.message);
+        }
+        if (limiter !== undefined) {
+          const limited = await limiter.take();
+          if (limited !== undefined) return await refuse('rate_limited', limited);
+        }
       } catch (error) {
         if (context.signal.aborted) {
           await finish('cancelled');
