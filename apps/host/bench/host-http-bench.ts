@@ -22,9 +22,13 @@
  * with V8's young generation left to grow to V8's own maximum, to show what
  * holding it at 16 MiB a semi-space costs and saves.
  * The CPU time each server process spent per call (from /proc, where there
- * is one) is shown too: it does not depend on what else the machine is
- * doing. Every answer is checked. After the last cell each server's memory
- * is shown side by side: its resident set (from /proc), V8's heap used,
+ * is one) is shown too, and beside each ratio of calls/s the ratio of CPU
+ * per call (over the whole cell, with the middle half of the rounds' ratios
+ * as its spread): it depends far less on what else the machine is doing,
+ * and when the machine is full and every process gets an equal share of
+ * it, calls/s follow its inverse. The load average is read at every round
+ * and shown as its range. Every answer is checked. After the last cell
+ * each server's memory is shown side by side: its resident set (from /proc), V8's heap used,
  * external and array-buffer memory as the run left them, and the same after
  * a full garbage collection (bench/report-memory.ts, loaded into each
  * server), which tells memory held from garbage not yet collected; with
@@ -282,7 +286,10 @@ const loadAtStart = loadAverage();
 let loadAtEnd = loadAtStart;
 const results = new Map<string, RoundSummary & { cpuPerCallMs: number }>();
 const ratios = new Map<string, { low: number; median: number; high: number }>();
+const cpuRatios = new Map<string, { low: number; median: number; high: number }>();
 const rateOf = new Map<string, number[]>();
+const cpuOf = new Map<string, number[]>();
+const loadsSeen: number[] = [];
 const memory = new Map<string, ServerMemory>();
 const eras = selectedEras();
 try {
@@ -309,16 +316,28 @@ try {
           const url = (servers[index] as SpawnedHttpServer).url;
           const callers = await Promise.all(Array.from({ length: clients }, () => openCaller(url, era, target.tool)));
           await callers[0]?.call(ids.next++);
-          return { target, callers, recorder: new RoundRecorder(), rates: [] as number[], cpu: 0, calls: 0 };
+          const cpuPerCall: number[] = [];
+          return {
+            target,
+            callers,
+            recorder: new RoundRecorder(),
+            rates: [] as number[],
+            cpuPerCall,
+            cpu: 0,
+            calls: 0,
+          };
         }),
       );
       for (const cell of cells) await keepBusy(cell.callers, warmUpMs, ids);
       for (let round = 0; round < rounds; round++) {
+        loadsSeen.push(Number(loadAverage()));
         for (const [index, cell] of cells.entries()) {
           const pid = servers[index]?.child.pid;
           const cpuBefore = cpuSeconds(pid);
           const ran = await keepBusy(cell.callers, (seconds * 1000) / rounds, ids);
-          cell.cpu += cpuSeconds(pid) - cpuBefore;
+          const cpu = cpuSeconds(pid) - cpuBefore;
+          cell.cpu += cpu;
+          cell.cpuPerCall.push(cpu / ran.calls);
           cell.calls += ran.calls;
           cell.recorder.add(ran.calls, ran.seconds, ran.latencies);
           cell.rates.push(ran.calls / ran.seconds);
@@ -331,7 +350,10 @@ try {
           cpuPerCallMs: (cell.cpu * 1000) / cell.calls,
         });
       }
-      for (const cell of cells) rateOf.set(cell.target.name, cell.rates);
+      for (const cell of cells) {
+        rateOf.set(cell.target.name, cell.rates);
+        cpuOf.set(cell.target.name, cell.cpuPerCall);
+      }
       for (const [of, over] of comparisons) {
         const numerator = rateOf.get(of);
         const denominator = rateOf.get(over);
@@ -339,6 +361,12 @@ try {
         ratios.set(
           `${era}|${clients}|${of}|${over}`,
           quartiles(numerator.map((rate, round) => rate / (denominator[round] ?? 1))),
+        );
+        const cpuNumerator = cpuOf.get(of) ?? [];
+        const cpuDenominator = cpuOf.get(over) ?? [];
+        cpuRatios.set(
+          `${era}|${clients}|${of}|${over}`,
+          quartiles(cpuNumerator.map((cpu, round) => cpu / (cpuDenominator[round] ?? Number.NaN))),
         );
       }
     }
@@ -354,8 +382,9 @@ try {
   rmSync(directory, { recursive: true, force: true });
 }
 
+const loadRange = loadsSeen.length === 0 ? '' : ` (${Math.min(...loadsSeen)}–${Math.max(...loadsSeen)} at the rounds)`;
 console.log(
-  `Streamable HTTP, tools/call read_text_file of a ${marker.length * 10 + 10}-byte file, built packages, ${seconds} s per cell in ${rounds} rounds taken in turn (calls/s: median round), Node ${process.version}, load average ${loadAtStart} at the start and ${loadAtEnd} at the end`,
+  `Streamable HTTP, tools/call read_text_file of a ${marker.length * 10 + 10}-byte file, built packages, ${seconds} s per cell in ${rounds} rounds taken in turn (calls/s: median round), Node ${process.version}, load average ${loadAtStart} at the start and ${loadAtEnd} at the end${loadRange}`,
 );
 const misses: string[] = [];
 for (const era of eras) {
@@ -372,17 +401,27 @@ for (const era of eras) {
       );
     }
   }
-  console.log('\n| clients | ratio | median of rounds | middle half of rounds | bar |');
-  console.log('| ---: | --- | ---: | ---: | ---: |');
+  console.log(
+    '\n| clients | ratio | calls/s, median of rounds | middle half of rounds | bar | CPU per call, whole cell | middle half of rounds |',
+  );
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const clients of loads) {
     for (const [of, over, least, at] of comparisons) {
       const spread = ratios.get(`${era}|${clients}|${of}|${over}`);
       if (spread === undefined) continue;
+      const cpu = cpuRatios.get(`${era}|${clients}|${of}|${over}`);
+      const cpuWhole =
+        (results.get(`${era}|${clients}|${of}`)?.cpuPerCallMs ?? Number.NaN) /
+        (results.get(`${era}|${clients}|${over}`)?.cpuPerCallMs ?? Number.NaN);
+      const cpuCells =
+        cpu === undefined || Number.isNaN(cpuWhole)
+          ? 'n/a | n/a'
+          : `${cpuWhole.toFixed(2)}× | ${cpu.low.toFixed(2)}–${cpu.high.toFixed(2)}×`;
       const ratio = spread.median;
       const held = !at.includes(clients) || ratio >= least;
       if (!held) misses.push(`${era} era, ${clients} clients, ${of} ÷ ${over}: ${ratio.toFixed(2)}×`);
       console.log(
-        `| ${clients} | ${of} ÷ ${over} | ${ratio.toFixed(2)}×${held ? '' : ' ✗'} | ${spread.low.toFixed(2)}–${spread.high.toFixed(2)}× | ${at.includes(clients) ? `≥ ${least}×` : '—'} |`,
+        `| ${clients} | ${of} ÷ ${over} | ${ratio.toFixed(2)}×${held ? '' : ' ✗'} | ${spread.low.toFixed(2)}–${spread.high.toFixed(2)}× | ${at.includes(clients) ? `≥ ${least}×` : '—'} | ${cpuCells} |`,
       );
     }
   }
