@@ -9,7 +9,8 @@
  * is from the frame's own start (its navigation) and includes the frame's
  * load, the handshake and the host's delivery; result to rows is the view's
  * own work; the host's mount to rows starts when the host's script created
- * the frame (the console's starts after its page is parsed). The view's
+ * the frame (the console's starts after its page is parsed), and the
+ * page's start to rows from the console page's own navigation. The view's
  * runtime splits mount to rows into phases (start, handshake, delivery,
  * render). Rounds alternate between the hosts; the first round of each is
  * not counted; medians and spread, and the load average before and after.
@@ -25,6 +26,7 @@ import {
   bundleAppBridgeHost,
   createViewTimeReport,
   launchChromium,
+  medianAndSpread,
   readViewRenderTimes,
   waitForViewFrame,
 } from '@toolshed/view-testing';
@@ -87,6 +89,8 @@ await login.close();
 
 type HostName = 'console host' | 'AppBridge';
 const report = createViewTimeReport();
+/** The console page's own start (its navigation, the page drawn by the console) to the view's rows. */
+const pageStartToRows: number[] = [];
 
 const loadBefore = loadavg();
 try {
@@ -109,6 +113,9 @@ try {
       );
       const times = await readViewRenderTimes(frame, { page });
       if (round > 0) report.add(name, times);
+      if (round > 0 && name === 'console host') {
+        pageStartToRows.push(times.rowsRenderedAt - (await page.evaluate(() => performance.timeOrigin)));
+      }
       await page.close();
     }
   }
@@ -122,6 +129,7 @@ try {
 const loadAfter = loadavg();
 
 for (const line of report.lines()) console.log(line);
+console.log(`console host: the page's start to rows ${medianAndSpread(pageStartToRows)}`);
 console.log(
   `load average ${loadBefore.map((value) => value.toFixed(2)).join(' ')} before, ${loadAfter.map((value) => value.toFixed(2)).join(' ')} after; view ${((view?.html.length ?? 0) / 1024).toFixed(1)} KB`,
 );

@@ -23,6 +23,8 @@ export interface ViewRenderTimes {
   phases: { start: number; handshake: number; delivery: number; render: number } | undefined;
   /** When the host created the frame (its `view-mount` mark) to `rows-rendered`, if the host marked it. */
   hostMountToRows: number | undefined;
+  /** `rows-rendered` on the epoch (`performance.timeOrigin + startTime`), to compare with another timeline. */
+  rowsRenderedAt: number;
 }
 
 /** The view's frame on `page`: the first subframe `isView` accepts (by its URL, say), waiting for it to appear. */
@@ -90,5 +92,6 @@ export async function readViewRenderTimes(
             render: marks.rendered - marks.received,
           },
     hostMountToRows: hostMount === undefined ? undefined : marks.origin + marks.rendered - hostMount,
+    rowsRenderedAt: marks.origin + marks.rendered,
   };
 }
