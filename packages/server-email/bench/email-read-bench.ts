@@ -5,6 +5,11 @@
  * process doing the same IMAP work (bench/imapflow-mail-reader.ts), in one
  * run against the same Dovecot over IMAPS, taking turns round by round.
  *
+ * Beside them, in the same turns, a bare stdio server doing the same IMAP
+ * work (bench/imapflow-stdio-floor.ts: no engine, no checks, no fences)
+ * driven by the same client: what a process of its own, stdio and the
+ * client cost before anything of ours does.
+ *
  * First it counts the IMAP commands, round trips and bytes each side sends
  * for a round, through a counting proxy on Dovecot's plain port
  * (bench/imap-command-counter.ts): the two must match. Then it times the
@@ -17,7 +22,8 @@
  *   node packages/server-email/bench/email-read-bench.ts
  *
  * BENCH_ROUNDS (60), BENCH_MESSAGES (10,000); BENCH_CPU_PROF=<directory>
- * writes a CPU profile of the bin there.
+ * writes a CPU profile of the bin there; BENCH_BIN_NODE_ARGS adds Node
+ * options to the bin and the bare server (`--perf-prof` for `perf record`).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,8 +37,10 @@ import { processCpuSeconds, type StdioMcpClient, startStdioMcpClient } from './s
 const messageCount = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 60);
 const cpuProfileDirectory = process.env.BENCH_CPU_PROF;
+const binNodeArgs = (process.env.BENCH_BIN_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 const reads = 20;
 const bin = new URL('../bin/toolshed-email.js', import.meta.url).pathname;
+const bareServer = new URL('./imapflow-stdio-floor.ts', import.meta.url).pathname;
 
 function percentile(samples: readonly number[], fraction: number): number {
   const sorted = [...samples].sort((left, right) => left - right);
@@ -105,18 +113,28 @@ try {
   await counter.close();
 
   const reader = await openImapflowMailReader({ port: dovecot.imapsPort, ca: dovecot.ca, ...login });
-  const server = await startServer(
-    dovecot.imapsPort,
-    'tls',
-    cpuProfileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDirectory}`],
-  );
-  // The first search builds Dovecot's caches and the server's connection; both sides then run warm.
-  const readByEach = [await reader.searchAndRead(benchSender(0), reads), await throughServer(server, benchSender(0))];
+  const server = await startServer(dovecot.imapsPort, 'tls', [
+    ...binNodeArgs,
+    ...(cpuProfileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDirectory}`]),
+  ]);
+  const bare = await startStdioMcpClient({
+    bin: bareServer,
+    args: [String(dovecot.imapsPort), dovecot.user, caFile],
+    env: { PATH: env.PATH, TOOLSHED_EMAIL_IMAP_PASSWORD: dovecot.password },
+    nodeArgs: binNodeArgs,
+  });
+  // The first search builds Dovecot's caches and the servers' connections; all sides then run warm.
+  const readByEach = [
+    await reader.searchAndRead(benchSender(0), reads),
+    await throughServer(server, benchSender(0)),
+    await throughServer(bare, benchSender(0)),
+  ];
   if (readByEach.some((count) => count !== reads)) throw new Error(`not ${reads} messages read: ${readByEach}`);
   const loadBefore = loadavg();
   const floorSamples: number[] = [];
   const serverSamples: number[] = [];
-  const cpu = { floor: 0, serverBin: 0, serverClient: 0 };
+  const bareSamples: number[] = [];
+  const cpu = { floor: 0, serverBin: 0, serverClient: 0, bareBin: 0, bareClient: 0 };
   for (let round = 0; round < rounds; round++) {
     const from = benchSender(round);
     const runFloor = async () => {
@@ -127,32 +145,32 @@ try {
       const used = process.cpuUsage(cpuBefore);
       cpu.floor += (used.user + used.system) / 1e6;
     };
-    const runServer = async () => {
-      const binBefore = processCpuSeconds(server.pid);
+    const runStdio = (client: StdioMcpClient, samples: number[], side: 'server' | 'bare') => async () => {
+      const binBefore = processCpuSeconds(client.pid);
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
-      await throughServer(server, from);
-      serverSamples.push(performance.now() - started);
+      await throughServer(client, from);
+      samples.push(performance.now() - started);
       const used = process.cpuUsage(cpuBefore);
-      cpu.serverClient += (used.user + used.system) / 1e6;
-      cpu.serverBin += processCpuSeconds(server.pid) - binBefore;
+      cpu[`${side}Client`] += (used.user + used.system) / 1e6;
+      cpu[`${side}Bin`] += processCpuSeconds(client.pid) - binBefore;
     };
-    if (round % 2 === 0) {
-      await runFloor();
-      await runServer();
-    } else {
-      await runServer();
-      await runFloor();
-    }
+    // Each side goes first, second and last in turn.
+    const turns = [runFloor, runStdio(server, serverSamples, 'server'), runStdio(bare, bareSamples, 'bare')];
+    for (let turn = 0; turn < turns.length; turn++) await turns[(round + turn) % turns.length]?.();
   }
   const loadAfter = loadavg();
   await server.close();
+  await bare.close();
   await reader.close();
 
   const row = (name: string, samples: readonly number[], cpuMs: string) =>
     `| ${name} | ${percentile(samples, 0.5).toFixed(1)} | ${percentile(samples, 0.25).toFixed(1)}–${percentile(samples, 0.75).toFixed(1)} | ${percentile(samples, 0.9).toFixed(1)} | ${cpuMs} |`;
   const perRound = (seconds: number) => ((seconds * 1000) / rounds).toFixed(1);
-  const pairRatios = serverSamples.map((sample, index) => sample / (floorSamples[index] as number));
+  const ratios = (samples: readonly number[], anchor: readonly number[]) => {
+    const pairs = samples.map((sample, index) => sample / (anchor[index] as number));
+    return `${(percentile(samples, 0.5) / percentile(anchor, 0.5)).toFixed(2)}× (medians); ${percentile(pairs, 0.5).toFixed(2)}× (median of each round's pair, p25–p75 ${percentile(pairs, 0.25).toFixed(2)}–${percentile(pairs, 0.75).toFixed(2)})`;
+  };
   console.log(
     `node ${process.version}, Dovecot, ${messageCount.toLocaleString('en')} messages in INBOX, ${rounds} rounds of 1 search + ${reads} reads each side, taking turns; load average ${loadBefore.map((load) => load.toFixed(2)).join(' ')} before, ${loadAfter.map((load) => load.toFixed(2)).join(' ')} after`,
   );
@@ -171,10 +189,17 @@ try {
       `${perRound(cpu.serverBin)} bin + ${perRound(cpu.serverClient)} client`,
     ),
   );
-  console.log('');
   console.log(
-    `server ÷ imapflow: ${(percentile(serverSamples, 0.5) / percentile(floorSamples, 0.5)).toFixed(2)}× (medians); ${percentile(pairRatios, 0.5).toFixed(2)}× (median of each round's pair, p25–p75 ${percentile(pairRatios, 0.25).toFixed(2)}–${percentile(pairRatios, 0.75).toFixed(2)})`,
+    row(
+      'bare stdio server, same IMAP work, SDK client',
+      bareSamples,
+      `${perRound(cpu.bareBin)} server + ${perRound(cpu.bareClient)} client`,
+    ),
   );
+  console.log('');
+  console.log(`server ÷ imapflow: ${ratios(serverSamples, floorSamples)}`);
+  console.log(`bare stdio server ÷ imapflow: ${ratios(bareSamples, floorSamples)}`);
+  console.log(`server ÷ bare stdio server: ${ratios(serverSamples, bareSamples)}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
   await dovecot.stop();
