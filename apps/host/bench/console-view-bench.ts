@@ -95,7 +95,7 @@ const pageStartToRows: number[] = [];
 const loadBefore = loadavg();
 try {
   for (let round = 0; round < rounds; round++) {
-    const order: HostName[] = round % 2 === 0 ? ['console host', 'AppBridge'] : ['AppBridge', 'console host'];
+    const order: HostName[] = round % 2 === 1 ? ['console host', 'AppBridge'] : ['AppBridge', 'console host'];
     for (const name of order) {
       const page = await browser.context.newPage();
       if (name === 'console host') {

@@ -11,9 +11,11 @@
  * starts earlier, when the host page created the frame. Our view's runtime
  * splits mount to rows into phases (start, handshake, delivery, render).
  * A third frame, the floor, marks both at its first script and draws its
- * first frame: what Chromium alone takes to start a sandboxed frame here.
- * Rounds alternate between the frames; medians and spread, the load average,
- * and the bytes of each view.
+ * first frame: what Chromium (and the test driver's set-up of each new
+ * frame) takes to start a sandboxed frame here. Each is mounted in a new
+ * host page and in a warm one that has shown the same view before and still
+ * shows it. Rounds alternate between the frames; medians and spread, the
+ * load average, and the bytes of each view.
  *
  *   pnpm --filter @toolshed/server-sql bench:view
  */
@@ -95,7 +97,7 @@ try {
     warmPages.set(name, page);
   }
   for (let round = 0; round < rounds; round++) {
-    for (const name of round % 2 === 0 ? order : [...order].reverse()) {
+    for (const name of round % 2 === 1 ? order : [...order].reverse()) {
       const page = await browser.context.newPage();
       await page.goto(base);
       const times = await mountAndTime(page, name);
