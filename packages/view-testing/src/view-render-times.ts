@@ -4,7 +4,8 @@ import type { Frame, Page } from 'playwright-core';
  * When a view's first rows were on screen, read from the view frame's own
  * `performance` timeline, in ms. The view marks `result-received` when the
  * tool result reaches it and `rows-rendered` in the first animation frame
- * with rows (before that frame's layout and paint); the shared view runtime
+ * with rows (before that frame's layout and paint) and `rows-painted` in the
+ * task after that frame (laid out and painted); the shared view runtime
  * marks each step of the handshake (`mcp-view:initialize` sent,
  * `mcp-view:initialized` answered). A frame without those marks (the
  * benches' empty floor frame) has no phases.
@@ -14,6 +15,8 @@ export interface ViewRenderTimes {
   mountToRows: number;
   /** `result-received` to `rows-rendered`: the view's own work. */
   resultToRows: number;
+  /** The frame's time origin to `rows-painted`: mount to rows with that frame's layout and paint. */
+  mountToPaint: number;
   /**
    * Mount to rows in four parts that add up to it, when the view runs the
    * shared runtime: `start` (the document fetched and parsed, the scripts
@@ -39,13 +42,14 @@ export async function waitForViewFrame(page: Page, isView: (frame: Frame) => boo
 interface FrameMarks {
   origin: number;
   rendered: number;
+  painted: number;
   received: number;
   initialize: number | undefined;
   initialized: number | undefined;
 }
 
 /**
- * Waits for the view in `frame` to mark `rows-rendered` and reads its times;
+ * Waits for the view in `frame` to mark `rows-painted` and reads its times;
  * with `page`, also the host page's last `view-mount` mark. The frame and
  * its host are different timelines (often different processes): both are
  * put on the epoch (`performance.timeOrigin + startTime`) to compare them.
@@ -59,10 +63,12 @@ export async function readViewRenderTimes(
       const at = (name: string) => performance.getEntriesByName(name, 'mark')[0]?.startTime;
       const rendered = at('rows-rendered');
       const received = at('result-received');
-      if (rendered === undefined || received === undefined) return undefined;
+      const painted = at('rows-painted');
+      if (rendered === undefined || received === undefined || painted === undefined) return undefined;
       return {
         origin: performance.timeOrigin,
         rendered,
+        painted,
         received,
         initialize: at('mcp-view:initialize'),
         initialized: at('mcp-view:initialized'),
@@ -82,6 +88,7 @@ export async function readViewRenderTimes(
   return {
     mountToRows: marks.rendered,
     resultToRows: marks.rendered - marks.received,
+    mountToPaint: marks.painted,
     phases:
       marks.initialize === undefined || marks.initialized === undefined
         ? undefined

@@ -43,6 +43,7 @@ export function createViewTimeReport(): ViewTimeReport {
         const parts = [
           `${name.padEnd(width)} mount to rows ${medianAndSpread(list.map((times) => times.mountToRows))}`,
           `result to rows ${medianAndSpread(list.map((times) => times.resultToRows))}`,
+          `mount to rows painted ${medianAndSpread(list.map((times) => times.mountToPaint))}`,
         ];
         const hostMount = list.flatMap((times) => (times.hostMountToRows === undefined ? [] : [times.hostMountToRows]));
         if (hostMount.length === list.length) parts.push(`host's mount to rows ${medianAndSpread(hostMount)}`);
