@@ -6,8 +6,8 @@
  * fences, no caps, no snippets decoded. The command counter checks that
  * both sides send the same commands.
  */
-import { ImapFlow } from 'imapflow';
-import { simpleParser } from 'mailparser';
+import { type FetchQueryObject, ImapFlow } from 'imapflow';
+import { type SimpleParserOptions, simpleParser } from 'mailparser';
 
 export interface ImapflowEndpoint {
   port: number;
@@ -24,9 +24,30 @@ export interface ImapflowMailReader {
 }
 
 // What the server asks for, in the same commands: the first 2 KB of section 1 with the envelopes, and each
-// message whole (up to 1 MB) with its flags.
-const snippetPart = { key: '1', start: 0, maxLength: 2048 };
-const wholeMessageBytes = 1024 * 1024;
+// message whole (up to 1 MB) with its flags; mailparser as the server runs it.
+/** The FETCH of a search's hits. */
+export const hitsQuery: FetchQueryObject = {
+  uid: true,
+  flags: true,
+  envelope: true,
+  internalDate: true,
+  size: true,
+  bodyStructure: true,
+  bodyParts: [{ key: '1', start: 0, maxLength: 2048 }],
+};
+/** The FETCH of one message whole, with its flags. */
+export const wholeMessageQuery: FetchQueryObject = {
+  uid: true,
+  flags: true,
+  size: true,
+  source: { start: 0, maxLength: 1024 * 1024 },
+};
+export const parserOptions: SimpleParserOptions = {
+  skipHtmlToText: true,
+  skipTextToHtml: true,
+  skipTextLinks: true,
+  skipImageLinks: true,
+};
 
 export async function openImapflowMailReader(endpoint: ImapflowEndpoint): Promise<ImapflowMailReader> {
   const client = new ImapFlow({
@@ -45,35 +66,14 @@ export async function openImapflowMailReader(endpoint: ImapflowEndpoint): Promis
     async searchAndRead(from, limit) {
       const found = (await client.search({ from }, { uid: true })) || [];
       const chosen = [...found].sort((left, right) => right - left).slice(0, limit);
-      for await (const _message of client.fetch(
-        chosen,
-        {
-          uid: true,
-          flags: true,
-          envelope: true,
-          internalDate: true,
-          size: true,
-          bodyStructure: true,
-          bodyParts: [snippetPart],
-        },
-        { uid: true },
-      )) {
+      for await (const _message of client.fetch(chosen, hitsQuery, { uid: true })) {
         // Consumed, as a program would.
       }
       let read = 0;
       for (const uid of chosen) {
-        const message = await client.fetchOne(
-          String(uid),
-          { uid: true, flags: true, size: true, source: { start: 0, maxLength: wholeMessageBytes } },
-          { uid: true },
-        );
+        const message = await client.fetchOne(String(uid), wholeMessageQuery, { uid: true });
         if (message === false || message.source === undefined) throw new Error(`uid ${uid} missing`);
-        const parsed = await simpleParser(message.source, {
-          skipHtmlToText: true,
-          skipTextToHtml: true,
-          skipTextLinks: true,
-          skipImageLinks: true,
-        });
+        const parsed = await simpleParser(message.source, parserOptions);
         if ((parsed.text ?? '') !== '') read++;
       }
       return read;

@@ -4,7 +4,7 @@
  * JSON-RPC lines, `initialize` and `tools/list` from constants (the two
  * tools with the server's own output schemas, so the client checks the same
  * shapes), and each call with the IMAP work of bench/imapflow-mail-reader.ts
- * — the same commands — and an answer of the server's shape: the structured
+ * — its commands — and an answer of the server's shape: the structured
  * content and a text block. No engine, no argument or output checks, no
  * fences, no caps, no snippet decoding beyond a byte slice. Set beside the
  * anchor and the bin, it shows what a process of its own, stdio and the
@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { toolJsonSchemas } from '../src/tool-json-schemas.ts';
+import { hitsQuery, parserOptions, wholeMessageQuery } from './imapflow-mail-reader.ts';
 
 const [port, user, caFile] = process.argv.slice(2);
 const client = new ImapFlow({
@@ -44,19 +45,7 @@ async function search(from: string, limit: number): Promise<Record<string, unkno
   const found = (await client.search({ from }, { uid: true })) || [];
   const chosen = [...found].sort((left, right) => right - left).slice(0, limit);
   const messages: Record<string, unknown>[] = [];
-  for await (const message of client.fetch(
-    chosen,
-    {
-      uid: true,
-      flags: true,
-      envelope: true,
-      internalDate: true,
-      size: true,
-      bodyStructure: true,
-      bodyParts: [{ key: '1', start: 0, maxLength: 2048 }],
-    },
-    { uid: true },
-  )) {
+  for await (const message of client.fetch(chosen, hitsQuery, { uid: true })) {
     messages.push({
       uid: message.uid,
       date: new Date(message.internalDate ?? 0).toISOString(),
@@ -73,18 +62,9 @@ async function search(from: string, limit: number): Promise<Record<string, unkno
 }
 
 async function read(uid: number): Promise<Record<string, unknown>> {
-  const message = await client.fetchOne(
-    String(uid),
-    { uid: true, flags: true, size: true, source: { start: 0, maxLength: 1024 * 1024 } },
-    { uid: true },
-  );
+  const message = await client.fetchOne(String(uid), wholeMessageQuery, { uid: true });
   if (message === false || message.source === undefined) throw new Error(`uid ${uid} missing`);
-  const parsed = await simpleParser(message.source, {
-    skipHtmlToText: true,
-    skipTextToHtml: true,
-    skipTextLinks: true,
-    skipImageLinks: true,
-  });
+  const parsed = await simpleParser(message.source, parserOptions);
   const body = parsed.text ?? '';
   const list = (value: typeof parsed.to) => (value === undefined ? [] : [value].flat().map((item) => item.text));
   return {
