@@ -12,8 +12,16 @@
  * from /proc/<pid>/stat, the client's (this process, reading the answer) and
  * the floor's from process.cpuUsage.
  *
+ * The SDK client's stdio reader costs time that grows with the square of a
+ * line's length, so the same first call is also timed with a plain client
+ * (a new server each round, in the same rotation): it speaks JSON-RPC over
+ * the pipe itself, keeps the answer's chunks as they arrive and parses the
+ * line once, and reports the time to the answer's last byte (what the server
+ * takes) and to the parsed answer.
+ *
  *   node bench/directory-tree-bench.ts
  */
+import { spawn } from 'node:child_process';
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -103,6 +111,76 @@ async function spawnServer(): Promise<Spawned> {
   };
 }
 
+/**
+ * The bin spoken to without an SDK: newline-delimited JSON-RPC written to its stdin, its stdout kept as the chunks
+ * that arrive and each line joined and parsed once, when its newline arrives.
+ */
+async function spawnPlainServer(): Promise<{ call(): Promise<Timed & { lastByteMs: number }>; close(): void }> {
+  const child = spawn(process.execPath, [ourBin, generatedTree], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const pid = child.pid as number;
+  let chunks: Buffer[] = [];
+  let waiting: ((line: Buffer, arrived: number) => void) | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    const arrived = performance.now();
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      chunks.push(chunk.subarray(start, end));
+      const line = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      chunks = [];
+      start = end + 1;
+      waiting?.(line, arrived);
+    }
+    if (start < chunk.length) chunks.push(chunk.subarray(start));
+  });
+  let nextId = 1;
+  /** Sends a request and waits for the line that answers it (notifications in between are passed over). */
+  const request = (method: string, params: object) =>
+    new Promise<{ line: Buffer; arrived: number; began: number }>((resolve) => {
+      const id = nextId++;
+      waiting = (line, arrived) => {
+        // Only the answer starts with its id this early; a notification has no id.
+        if (!line.subarray(0, 40).toString('latin1').includes(`"id":${id}`)) return;
+        waiting = undefined;
+        resolve({ line, arrived, began });
+      };
+      const began = performance.now();
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'bench-plain', version: '1' },
+  });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  return {
+    async call() {
+      const cpu = processCpuMs(pid);
+      const clientCpu = process.cpuUsage();
+      const { line, arrived, began } = await request('tools/call', {
+        name: 'directory_tree',
+        arguments: { path: generatedTree },
+      });
+      const answer = JSON.parse(line.toString('utf8')) as {
+        result?: { content: { text: string }[]; isError?: boolean };
+      };
+      const ms = performance.now() - began;
+      const clientUsed = process.cpuUsage(clientCpu);
+      const cpuMs = processCpuMs(pid) - cpu;
+      if (answer.result === undefined || answer.result.isError === true) {
+        throw new Error(`directory_tree failed: ${line.subarray(0, 300).toString()}`);
+      }
+      return {
+        ms,
+        lastByteMs: arrived - began,
+        cpuMs,
+        clientCpuMs: (clientUsed.user + clientUsed.system) / 1000,
+        length: answer.result.content[0]?.text.length ?? 0,
+      };
+    },
+    close: () => child.stdin.end(),
+  };
+}
+
 function spread(values: readonly number[]): string {
   return `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
 }
@@ -119,13 +197,25 @@ await (await spawnServer()).close();
 const floorRuns: Timed[] = [];
 const firstCalls: Timed[] = [];
 const secondCalls: Timed[] = [];
+const plainCalls: (Timed & { lastByteMs: number })[] = [];
 for (let round = 0; round < rounds; round++) {
-  const server = await spawnServer();
-  if (round % 2 === 0) floorRuns.push(floor());
-  firstCalls.push(await server.call());
-  secondCalls.push(await server.call());
-  if (round % 2 === 1) floorRuns.push(floor());
-  await server.close();
+  // Three steps in rotation: the floor, the SDK client's first and second calls, the plain client's first call.
+  const steps = [
+    async () => floorRuns.push(floor()),
+    async () => {
+      const server = await spawnServer();
+      firstCalls.push(await server.call());
+      secondCalls.push(await server.call());
+      await server.close();
+    },
+    async () => {
+      const server = await spawnPlainServer();
+      plainCalls.push(await server.call());
+      server.close();
+    },
+  ];
+  for (let step = 0; step < steps.length; step++)
+    await (steps[(step + round) % steps.length] as () => Promise<unknown>)();
 }
 const loadAfter = loadavg();
 
@@ -148,3 +238,10 @@ console.log('|---|---:|---:|---:|---:|---:|');
 console.log(row('floor: readdirSync walk, JSON.stringify, in process', floorRuns));
 console.log(row('ours, spawned server, first call (the bar: ≤ 1.5x)', firstCalls));
 console.log(row('ours, same server, second call (listings reused)', secondCalls));
+console.log(row('ours, spawned server, first call, plain client: to parsed', plainCalls));
+console.log(
+  row(
+    'ours, spawned server, first call, plain client: to last byte',
+    plainCalls.map((run) => ({ ...run, ms: run.lastByteMs })),
+  ),
+);
