@@ -4,12 +4,15 @@ import {
   copyFileSync,
   fchmodSync,
   fstatSync,
+  futimesSync,
   lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   type Stats,
   unlinkSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ToolError } from '@toolshed/mcp-core';
@@ -19,13 +22,6 @@ import { removeEntry } from './guarded-remove.ts';
 import { descriptorPath } from './opened-file-path.ts';
 import { grantFor, isWithin } from './path-containment.ts';
 import type { GuardedPath, PathGuard } from './path-guard.ts';
-import {
-  createSmallFileCopier,
-  type FileBatch,
-  type FileBatchResult,
-  type SmallFileCopierOptions,
-} from './small-file-copier.ts';
-import { startTreeCopyThread, type TreeCopyThread } from './tree-copy-thread.ts';
 import {
   closeTreeDirectory,
   createSliceTimer,
@@ -44,8 +40,6 @@ export interface CopyOptions {
   signal?: AbortSignal;
   /** Called as a tree's files are copied, about every 10 ms. */
   progress?(filesCopied: number, filesInTree: number): void;
-  /** Files a tree must have before a second thread copies some of them. Default: 1,000. */
-  parallelFiles?: number;
 }
 
 /** What a copy made. */
@@ -70,9 +64,8 @@ const copyFlags = constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE;
 const syncCopyBytes = 1024 * 1024;
 // Set-user-ID and set-group-ID bits are dropped, as cp drops them: the copy belongs to this process's user.
 const keptModeBits = 0o1777;
-// Below this many files a tree is copied by one thread: starting a second one costs about as much as copying a few
-// hundred small files.
-const defaultParallelFiles = 1000;
+// O_EXCL: a name that exists now, a link included, is never opened, so nothing is written through one.
+const createCopy = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -151,23 +144,36 @@ function processUmask(): number | undefined {
   }
 }
 
-// A tree's small files go in batches of this many, to this thread or the second one: small enough that the walk
-// yields often (cancellation, progress), large enough that handing a batch over costs little beside copying it.
-const batchFiles = 32;
-// Batches the second thread may hold at once: one at work and one waiting, so it never idles while there is work.
-const threadBatches = 2;
-
-function batchFailure(failure: { code: string; message: string }, requested: string): Error {
-  if (failure.code === 'budget') return new ToolError(failure.message);
-  if (failure.code === 'SWAPPED') return accessDenied(requested, 'had a file swapped while it was copied');
-  return Object.assign(new Error(failure.message), { code: failure.code });
+/**
+ * Copies a small opened file's bytes, mode and times to `to`, through this process's buffer: open, read, write,
+ * set the times, close — five system calls where libuv's copyFile makes ten (it opens the source again through
+ * its descriptor's link, tries a clone, and sets the mode and the owner on every copy). Times are kept to the
+ * microsecond (Node takes them as floating-point seconds). The guarantees are those of copyFile with
+ * COPYFILE_EXCL: the bytes are read from the descriptor the caller opened with O_NOFOLLOW and checked to be a
+ * regular file, and the copy is created by name inside the verified destination directory with O_CREAT | O_EXCL
+ * | O_NOFOLLOW, so an existing name or a link planted there is refused, never written through. The copy belongs
+ * to this process's user by creation.
+ */
+function copySmallFile(file: OpenedSourceFile, to: string, buffer: Buffer, umask: number | undefined): void {
+  const mode = file.stats.mode & keptModeBits;
+  const fd = openSync(to, createCopy, mode & 0o777);
+  try {
+    let length = 0;
+    while (length < file.stats.size) {
+      const read = readSync(file.fd, buffer, length, file.stats.size - length, length);
+      if (read === 0) break;
+      length += read;
+    }
+    for (let written = 0; written < length; ) written += writeSync(fd, buffer, written, length - written);
+    // The umask took bits the source has (or the sticky bit, which open does not set): set the mode itself.
+    if (umask === undefined || (mode & (umask | 0o1000)) !== 0) fchmodSync(fd, mode);
+    futimesSync(fd, file.stats.atimeMs / 1000, file.stats.mtimeMs / 1000);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/**
- * A tree copy: counted first and refused over the caps, then copied through verified descriptors. The walk makes
- * each directory and copies its small files in batches, each batch here or, for a large tree, on a second thread
- * when that one has room; a directory gets its mode once its files and directories are all copied.
- */
+/** A tree copy: counted first and refused over the caps, then copied depth first through verified descriptors. */
 class TreeCopy {
   files = 0;
   directories = 0;
@@ -183,18 +189,9 @@ class TreeCopy {
   readonly #maxBytes: number;
   readonly #tick: () => false | Promise<true>;
   readonly #owner = processOwner();
-  /** Bytes taken so far (the cap, shared with the second thread), then batches that thread has finished. */
-  readonly #shared = new SharedArrayBuffer(16);
-  readonly #counters = new BigInt64Array(this.#shared);
-  readonly #copierOptions: SmallFileCopierOptions;
-  readonly #copyBatch: (batch: FileBatch) => FileBatchResult;
-  #thread: TreeCopyThread | undefined;
-  #batchesSent = 0;
-  #batches = 0;
-  /** Entries met by the walk so far, held to the cap while copying. */
-  #entries = 0;
-  /** The first failure of any branch of the walk: the others stop at their next entry. */
-  #failure: { error: unknown } | undefined;
+  readonly #umask = processUmask();
+  /** The bytes of the small file being copied; grown to the largest met. */
+  #buffer = Buffer.allocUnsafe(64 * 1024);
 
   constructor(guard: Guard, source: GuardedPath, destination: GuardedPath, options: CopyOptions) {
     this.#guard = guard;
@@ -205,30 +202,6 @@ class TreeCopy {
     this.#maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
     this.#maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     this.#tick = createSliceTimer(options.signal);
-    this.#copierOptions = {
-      umask: processUmask(),
-      budget: this.#shared,
-      maxBytes: this.#maxBytes,
-      smallBytes: syncCopyBytes,
-    };
-    this.#copyBatch = createSmallFileCopier(this.#copierOptions);
-  }
-
-  /**
-   * Starts the second thread for a tree with many files, where the kernel names descriptors (the thread reaches the
-   * verified directories through their links); a small tree is copied sooner without it.
-   */
-  startThread(from: OpenTreeDirectory, to: OpenTreeDirectory): void {
-    const threshold = this.#options.parallelFiles ?? defaultParallelFiles;
-    if (this.planned.files < threshold) return;
-    if (!from.base.startsWith('/proc/self/fd/') || !to.base.startsWith('/proc/self/fd/')) return;
-    this.#thread = startTreeCopyThread(this.#copierOptions);
-  }
-
-  /** Stops the second thread; once this resolves nothing of this copy is still being written. */
-  async stopThread(): Promise<void> {
-    await this.#thread?.stop();
-    this.#thread = undefined;
   }
 
   /** A directory of the source tree, checked to be inside the tree it was found in. */
@@ -294,49 +267,25 @@ class TreeCopy {
     }
   }
 
-  /**
-   * Copies the entries of `from` into `to`, which this call made. Its directories and batches are started without
-   * waiting for one another, and waited for together at the end, so the walk goes on while the second thread copies.
-   */
+  /** Copies the entries of `from` into `to`, which this call made. */
   async copy(from: OpenTreeDirectory, to: OpenTreeDirectory, relative: string, depth: number): Promise<void> {
-    const started: Promise<void>[] = [];
-    const start = (work: Promise<void> | undefined) => {
-      if (work === undefined) return;
-      started.push(
-        work.catch((error: unknown) => {
-          this.#failure ??= { error };
-        }),
-      );
-    };
-    let names: string[] = [];
-    try {
-      for (const entry of listTreeDirectory(from)) {
-        if (this.#failure !== undefined) break;
-        // Progress once a slice: a notification for each of thousands of files would cost more than the copies.
-        const slice = this.#tick();
-        if (slice !== false && (await slice)) this.#options.progress?.(this.files, this.planned.files);
-        if (++this.#entries > this.#maxEntries || depth > this.#maxDepth) {
-          throw new ToolError(`it grew past the caps (${this.#maxEntries} entries, ${this.#maxDepth} levels)`);
-        }
-        const below = relative === '' ? entry.name : `${relative}/${entry.name}`;
-        if (entry.isDirectory()) {
-          start(this.#copyDirectory(from, to, entry.name, below, depth));
-        } else if (entry.isFile()) {
-          names.push(entry.name);
-          if (names.length === batchFiles) {
-            start(this.#copyFiles(from, to, names, relative));
-            names = [];
-          }
-        } else {
-          this.skipped.push(below);
-        }
+    for (const entry of listTreeDirectory(from)) {
+      // Progress once a slice: a notification for each of thousands of files would cost more than the copies.
+      const slice = this.#tick();
+      if (slice !== false && (await slice)) this.#options.progress?.(this.files, this.planned.files);
+      const below = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (this.files + this.directories + this.skipped.length >= this.#maxEntries || depth > this.#maxDepth) {
+        throw new ToolError(`it grew past the caps (${this.#maxEntries} entries, ${this.#maxDepth} levels)`);
       }
-      if (names.length > 0 && this.#failure === undefined) start(this.#copyFiles(from, to, names, relative));
-    } catch (error) {
-      this.#failure ??= { error };
+      if (entry.isDirectory()) {
+        await this.#copyDirectory(from, to, entry.name, below, depth);
+      } else if (entry.isFile()) {
+        const large = this.#copyFile(from, to, entry.name, below);
+        if (large !== undefined) await large;
+      } else {
+        this.skipped.push(below);
+      }
     }
-    await Promise.all(started);
-    if (this.#failure !== undefined) throw this.#failure.error;
   }
 
   async #copyDirectory(
@@ -372,53 +321,43 @@ class TreeCopy {
   }
 
   /**
-   * Copies a batch of small files, on the second thread when it has room, else here and now. Answers a promise
-   * only for work still under way: the batch on the other thread, or large files through the thread pool.
+   * Copies one file; synchronously for a small one (most of a tree's files), so the walk does not wait on a
+   * promise a file. Answers a promise only for a file copied through the thread pool.
    */
-  #copyFiles(from: OpenTreeDirectory, to: OpenTreeDirectory, names: string[], relative: string) {
-    const batch: FileBatch = { id: this.#batches++, from: from.base, to: to.base, names };
-    const thread = this.#thread;
-    // Read from memory the other thread writes, so a batch it finished counts before its answer is delivered.
-    if (thread !== undefined && this.#batchesSent - Number(Atomics.load(this.#counters, 1)) < threadBatches) {
-      this.#batchesSent++;
-      return thread.copy(batch).then((result) => this.#batchCopied(from, to, result, relative));
+  #copyFile(from: OpenTreeDirectory, to: OpenTreeDirectory, name: string, below: string): Promise<void> | undefined {
+    const file = openSourceFile(from, name);
+    if (file === undefined) {
+      this.skipped.push(below);
+      return undefined;
     }
-    return this.#batchCopied(from, to, this.#copyBatch(batch), relative);
+    let closeLater = false;
+    try {
+      if (this.bytes + file.stats.size > this.#maxBytes) {
+        throw new ToolError(`it grew past ${this.#maxBytes} bytes`);
+      }
+      if (file.stats.size > syncCopyBytes) {
+        closeLater = true;
+        return copyFileContent(file, `${to.base}/${name}`, this.#owner)
+          .then(() => this.#copied(file, from, to, name))
+          .finally(() => closeSync(file.fd));
+      }
+      if (this.#buffer.length < file.stats.size) this.#buffer = Buffer.allocUnsafe(syncCopyBytes);
+      copySmallFile(file, `${to.base}/${name}`, this.#buffer, this.#umask);
+      this.#copied(file, from, to, name);
+      return undefined;
+    } finally {
+      if (!closeLater) closeSync(file.fd);
+    }
   }
 
-  #batchCopied(from: OpenTreeDirectory, to: OpenTreeDirectory, result: FileBatchResult, relative: string) {
-    this.files += result.files;
-    this.bytes += result.bytes;
-    for (const name of result.skipped) this.skipped.push(relative === '' ? name : `${relative}/${name}`);
-    if (result.failure !== undefined) throw batchFailure(result.failure, this.#source.requested);
-    if (result.large.length === 0) return undefined;
-    return this.#copyLargeFiles(from, to, result.large, relative);
-  }
-
-  /** Files over the small-file size, one at a time through the thread pool, so the event loop is not held. */
-  async #copyLargeFiles(from: OpenTreeDirectory, to: OpenTreeDirectory, names: readonly string[], relative: string) {
-    for (const name of names) {
-      const file = openSourceFile(from, name);
-      if (file === undefined) {
-        this.skipped.push(relative === '' ? name : `${relative}/${name}`);
-        continue;
-      }
-      try {
-        const size = BigInt(file.stats.size);
-        if (Atomics.add(this.#counters, 0, size) + size > BigInt(Math.min(this.#maxBytes, Number.MAX_SAFE_INTEGER))) {
-          throw new ToolError(`it grew past ${this.#maxBytes} bytes`);
-        }
-        await copyFileContent(file, `${to.base}/${name}`, this.#owner);
-        if (!checkSameFile(file, from, name)) {
-          unlinkSync(`${to.base}/${name}`);
-          throw accessDenied(this.#source.requested, 'had a file swapped while it was copied');
-        }
-        this.files++;
-        this.bytes += file.stats.size;
-      } finally {
-        closeSync(file.fd);
-      }
+  /** Counts a file copied, once its source is known to be the file opened. */
+  #copied(file: OpenedSourceFile, from: OpenTreeDirectory, to: OpenTreeDirectory, name: string): void {
+    if (!checkSameFile(file, from, name)) {
+      unlinkSync(`${to.base}/${name}`);
+      throw accessDenied(this.#source.requested, 'had a file swapped while it was copied');
     }
+    this.files++;
+    this.bytes += file.stats.size;
   }
 }
 
@@ -527,14 +466,9 @@ export async function copyEntry(
     const destinationTop = tree.openDestination(destinationParent, destinationName, destination.path);
     opened.push(destinationTop);
     tree.directories++;
-    tree.startThread(sourceTop, destinationTop);
-    try {
-      await tree.copy(sourceTop, destinationTop, '', 1);
-    } finally {
-      await tree.stopThread();
-    }
+    await tree.copy(sourceTop, destinationTop, '', 1);
     fchmodSync(destinationTop.fd, sourceTop.mode & keptModeBits);
-    return { files: tree.files, directories: tree.directories, bytes: tree.bytes, skipped: tree.skipped.sort() };
+    return { files: tree.files, directories: tree.directories, bytes: tree.bytes, skipped: tree.skipped };
   } catch (error) {
     const reason = fileSystemToolError(error, source.requested);
     if (!made) throw reason;
