@@ -478,7 +478,8 @@ export async function copyEntry(
       () => true,
       () => false,
     );
-    const why = ToolError.isInstance(reason) ? reason.message : String(reason);
+    // File system messages end with a full stop of their own; the sentence gets one, not two.
+    const why = (ToolError.isInstance(reason) ? reason.message : String(reason)).replace(/\.$/, '');
     throw new ToolError(
       `Copying "${source.requested}" stopped after ${tree?.files ?? 0} files: ${why}. ` +
         (removed
