@@ -11,26 +11,26 @@
  * starts earlier, when the host page created the frame. Our view's runtime
  * splits mount to rows into phases (start, handshake, delivery, render).
  * A third frame, the floor, marks both at its first script and draws its
- * first frame: what Chromium (and the test driver's set-up of each new
- * frame) takes to start a sandboxed frame here. Each is mounted in a new
- * host page and in a warm one that has shown the same view before and still
- * shows it. Rounds alternate between the frames; medians and spread, the
- * load average, and the bytes of each view.
+ * first frame: what Chromium takes to start a sandboxed frame here.
+ *
+ * The browser runs as a user's does, with no test driver attached (a driver
+ * holds each new sandboxed frame until it has set it up, about 35 ms a frame
+ * here): the host page runs the rounds itself and posts each view's marks to
+ * the bench. Each view is mounted first in a new host page (the page's
+ * first view) and then in a warm page, one that has shown views before and
+ * still shows the last. Rounds alternate between the frames; medians and
+ * spread, the load average, and the bytes of each view.
  *
  *   pnpm --filter @toolshed/server-sql bench:view
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { connectTestClient } from '@toolshed/mcp-core/testing';
 import {
   bundleAppBridgeHost,
   createViewTimeReport,
-  launchChromium,
-  readViewRenderTimes,
-  waitForViewFrame,
+  runUnattachedViewRounds,
+  type ViewStep,
 } from '@toolshed/view-testing';
-import type { Page } from 'playwright-core';
 import { rolldown } from 'rolldown';
 import { createSampleDatabase } from '../src/__fixtures__/sample-database.ts';
 import { thousandRows } from '../src/__fixtures__/thousand-rows.ts';
@@ -53,14 +53,6 @@ async function officialView(): Promise<string> {
 const sample = createSampleDatabase();
 const server = createSqlServer({ databases: sample.path });
 const client = await connectTestClient({ server }, { client: 'v2-modern', transport: 'memory', ui: true });
-const hostScript = await bundleAppBridgeHost();
-const site = createServer((_request, response) => {
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  response.end(`<!doctype html><html><body><script>${hostScript}</script></body></html>`);
-});
-await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-const browser = await launchChromium();
 const toolInput = { sql: thousandRows, max_rows: 1000 };
 const toolResult = await client.callTool('query', toolInput);
 /** A frame that renders nothing and answers nobody: Chromium's own share of mount to rows. */
@@ -69,64 +61,39 @@ const floorFrame =
   'requestAnimationFrame(() => { performance.mark("rows-rendered"); setTimeout(() => performance.mark("rows-painted")); });' +
   '</script></body></html>';
 const views = { toolshed: queryViewHtml(), 'official SDK': await officialView(), floor: floorFrame };
-const report = createViewTimeReport();
-
 type ViewName = keyof typeof views;
 const order: ViewName[] = ['toolshed', 'official SDK', 'floor'];
+const inTurn = (round: number) => (round % 2 === 1 ? order : [...order].reverse());
 
-/** Mounts `name` in `page` (the reference host page) and reads its times once its rows are on screen. */
-async function mountAndTime(page: Page, name: ViewName) {
-  const before = new Set(page.frames());
-  await page.evaluate((input) => (window as never as { mountView(input: unknown): Promise<void> }).mountView(input), {
-    html: views[name],
+// The first round of each warms the browser's caches; it is not counted.
+const steps: ViewStep[] = [];
+for (let round = 0; round < rounds; round++)
+  for (const view of inTurn(round))
+    steps.push({ view, newPage: true, label: round > 0 ? `${view}, new page` : undefined });
+for (let round = 0; round < rounds; round++)
+  for (const view of inTurn(round))
+    steps.push({
+      view,
+      newPage: round === 0 && view === inTurn(0)[0],
+      label: round > 0 ? `${view}, warm page` : undefined,
+    });
+
+const loadBefore = loadavg();
+const report = createViewTimeReport();
+try {
+  const results = await runUnattachedViewRounds({
+    hostScript: await bundleAppBridgeHost(),
+    views,
     toolInput,
     toolResult,
+    steps,
   });
-  const frame = await waitForViewFrame(page, (candidate) => !before.has(candidate));
-  return readViewRenderTimes(frame, { page, timeoutMs: 10_000 });
-}
-
-// A host that shows many views keeps its page, and the views before stay on screen: in the warm pages the
-// AppBridge has handled a view before and the last view's frame is still there.
-const warmPages = new Map<ViewName, Page>();
-const loadBefore = loadavg();
-try {
-  for (const name of order) {
-    const page = await browser.context.newPage();
-    await page.goto(base);
-    await mountAndTime(page, name);
-    warmPages.set(name, page);
-  }
-  for (let round = 0; round < rounds; round++) {
-    for (const name of round % 2 === 1 ? order : [...order].reverse()) {
-      const page = await browser.context.newPage();
-      await page.goto(base);
-      const times = await mountAndTime(page, name);
-      // The first round of each warms the browser's caches; it is not counted.
-      if (round > 0) report.add(`${name}, new page`, times);
-      await page.close();
-      const warm = warmPages.get(name) as Page;
-      // Only the last view stays, moved beside the next: Chromium draws no animation frame for a frame scrolled
-      // out of sight, and a page of hundreds of frames would measure something else.
-      await warm.evaluate(() => {
-        const frames = [...document.querySelectorAll('iframe')];
-        for (const frame of frames.slice(0, -1)) frame.remove();
-        for (const frame of frames.slice(-1)) frame.style.cssText += ';position:absolute;top:0;left:740px';
-      });
-      // The page in front: Chromium runs no animation frame in a tab behind another.
-      await warm.bringToFront();
-      const warmTimes = await mountAndTime(warm, name);
-      if (round > 0) report.add(`${name}, warm page`, warmTimes);
-    }
-  }
+  for (const { label, times } of results) report.add(label, times);
 } finally {
-  await browser.close();
-  site.close();
   await client.close();
   await server.close();
   sample.remove();
 }
-
 const loadAfter = loadavg();
 
 for (const line of report.lines()) console.log(line);

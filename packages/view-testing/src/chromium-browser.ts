@@ -12,6 +12,18 @@ export const chromiumService: { name: string; binary: string; debianPackage: str
   debianPackage: 'chromium',
 };
 
+/** Headless, and everything that would reach the network off. */
+export const chromiumSwitches: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /**
  * Debian's Chromium driven by playwright-core (no browser download), headless,
  * with a fresh profile and everything that would reach the network off;
@@ -26,17 +38,7 @@ export async function launchChromium(extraArgs: readonly string[] = []): Promise
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumBinary,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...extraArgs,
-    ],
+    args: [...chromiumSwitches, ...extraArgs],
   });
   return {
     context,

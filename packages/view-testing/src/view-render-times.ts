@@ -39,7 +39,8 @@ export async function waitForViewFrame(page: Page, isView: (frame: Frame) => boo
   }
 }
 
-interface FrameMarks {
+/** A view frame's marks as read from its timeline, in ms from its time origin (the epoch ms of its navigation). */
+export interface ViewMarks {
   origin: number;
   rendered: number;
   painted: number;
@@ -77,7 +78,7 @@ export async function readViewRenderTimes(
     null,
     { timeout: options.timeoutMs ?? 20_000 },
   );
-  const marks = (await handle.jsonValue()) as FrameMarks;
+  const marks = (await handle.jsonValue()) as ViewMarks;
   const hostMount =
     options.page === undefined
       ? undefined
@@ -85,6 +86,11 @@ export async function readViewRenderTimes(
           const mark = performance.getEntriesByName('view-mount', 'mark').at(-1);
           return mark === undefined ? undefined : performance.timeOrigin + mark.startTime;
         });
+  return viewRenderTimesFromMarks(marks, hostMount);
+}
+
+/** A view's times from its frame's marks and, when the host marked it, the host's `view-mount` on the epoch. */
+export function viewRenderTimesFromMarks(marks: ViewMarks, hostMount: number | undefined): ViewRenderTimes {
   return {
     mountToRows: marks.rendered,
     resultToRows: marks.rendered - marks.received,
