@@ -16,6 +16,7 @@ it('pins the public API: adding to it is a decision', () => {
     'fileSystemToolError',
     'neutraliseUntrustedText',
     'openVerifiedDirectory',
+    'randomHex',
     'untrustedLine',
     'walkDirectory',
   ]);

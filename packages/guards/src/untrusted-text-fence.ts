@@ -1,3 +1,5 @@
+import { randomHex } from './random-hex.ts';
+
 /**
  * Text that third parties wrote (mail, alerts from a feed, a document), set
  * apart so that it cannot pose as the server's own words: it sits between an opening and a closing marker whose
@@ -44,31 +46,12 @@ export function untrustedLine(text: string): string {
   return neutraliseUntrustedText(text).replace(/\s*\n\s*/g, ' ');
 }
 
-const nonceBytes = 8;
-// A nonce's 8 random bytes come from a pool filled 4 KB at a time: asking the system for 8 bytes a call costs some
-// ten times what the rest of a fence does (crypto.randomUUID pools its entropy the same way).
-const nonceBytesPerPool = 4096;
-let noncePool: Buffer | undefined;
-let noncePoolOffset = nonceBytesPerPool;
-
-function nextNonce(): string {
-  if (noncePool === undefined || noncePoolOffset === nonceBytesPerPool) {
-    // Loaded here, not imported, to keep node:crypto off the start-up path.
-    const { randomFillSync } = process.getBuiltinModule('node:crypto');
-    noncePool = randomFillSync(Buffer.allocUnsafe(nonceBytesPerPool));
-    noncePoolOffset = 0;
-  }
-  const nonce = noncePool.toString('hex', noncePoolOffset, noncePoolOffset + nonceBytes);
-  noncePoolOffset += nonceBytes;
-  return nonce;
-}
-
 /**
  * A fence for one call; `kind` names what is inside, such as `mail`, and
  * `writtenBy` who wrote it, for the reader's notice.
  */
 export function createUntrustedTextFence(kind: string, writtenBy = 'third parties'): UntrustedTextFence {
-  const nonce = nextNonce();
+  const nonce = randomHex(8);
   const open = `<untrusted-${kind}-${nonce}>`;
   const close = `</untrusted-${kind}-${nonce}>`;
   return {
