@@ -161,7 +161,7 @@ describe('copy', () => {
       () => '',
       (error: Error) => error.message,
     );
-    expect(refusal).toMatch(/grew past 160 bytes\. What was copied has been deleted again\.|holds more than 160 bytes/);
+    expect(refusal).toMatch(/holds more than 160 bytes\. What was copied has been deleted again\./);
     expect(existsSync(join(root, 'growing-copy'))).toBe(false);
   });
 
@@ -208,10 +208,10 @@ describe('copy', () => {
     expect(seen.skipped).toBeGreaterThan(0);
   }, 120_000);
 
-  it('refuses a tree over the caps before copying, a copy into itself, and a write into a read-only grant', async () => {
+  it('refuses a tree over the caps, a copy into itself, and a write into a read-only grant', async () => {
     const tree = await guard.resolve('tree');
     await expect(guard.copy(tree, await write('big', { keepLastLink: true }), { maxBytes: 2 })).rejects.toThrow(
-      /more than 2 bytes; nothing was copied/,
+      /holds more than 2 bytes\. What was copied has been deleted again\./,
     );
     await expect(guard.copy(tree, await write('deep', { keepLastLink: true }), { maxEntries: 2 })).rejects.toThrow(
       /more than 2 entries; nothing was copied/,
