@@ -29,3 +29,8 @@ export function fileSystemToolError(error: unknown, requested: string): unknown 
   const explanation = explanations[code] ?? `cannot be used (${code})`;
   return new ToolError(`"${requested}" ${explanation}.`, { cause: error });
 }
+
+/** The error's system code (`ENOENT`, `ELOOP` …), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}

@@ -1,7 +1,7 @@
 import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ToolError } from '@toolshed/mcp-core';
-import { fileSystemToolError } from './file-system-error.ts';
+import { errorCode, fileSystemToolError } from './file-system-error.ts';
 import { accessDenied, checkWritable } from './grant-access.ts';
 import { grantFor, isWithin } from './path-containment.ts';
 import type { GuardedPath, PathGuard } from './path-guard.ts';
@@ -31,10 +31,6 @@ export interface RemoveSummary {
 }
 
 type Guard = Pick<PathGuard, 'grants' | 'readOnly'>;
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 /** A recursive delete: counted first, then removed depth first through verified descriptors. */
 class TreeRemoval {
