@@ -6,7 +6,13 @@
  * is written back with sync, untimed, before the next. Medians, the range, and the
  * mean CPU a copy (from /proc: the server's, and cp's as this process's waited-for
  * children's), with the load average. The data is made in a temporary directory and
- * deleted at the end.
+ * deleted at the end. BENCH_CASE=file or BENCH_CASE=tree runs one case.
+ *
+ * ext4 allocates inodes slowly for some minutes after many files were
+ * deleted (it passes over recently freed ones, reading their inode table
+ * blocks), and every creation of both sides pays for it: run this at least
+ * five minutes after other work that deleted thousands of files, tests
+ * included, or the tree case measures the file system's state.
  *
  *   node bench/copy-bench.ts
  */
@@ -29,6 +35,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { median, ourBin } from './generated-tree.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+/** `file` or `tree` to run one case only. */
+const caseWanted = process.env.BENCH_CASE;
 const fileBytes = 1_000_000_000;
 const treeDirectories = 100;
 const filesPerDirectory = 100;
@@ -96,7 +104,7 @@ function countFiles(path: string): number {
 try {
   const largeFile = join(directory, 'large.bin');
   const tree = join(directory, 'tree');
-  makeLargeFile(largeFile, fileBytes);
+  if (caseWanted !== 'tree') makeLargeFile(largeFile, fileBytes);
   makeTree(tree);
   spawnSync('sync');
   const treeFiles = countFiles(tree);
@@ -163,7 +171,7 @@ try {
   const cases = [
     { label: 'a 1 GB file', source: largeFile, recursive: false },
     { label: `a tree of ${treeFiles} files in ${treeDirectories} directories`, source: tree, recursive: true },
-  ];
+  ].filter(({ recursive }) => caseWanted === undefined || caseWanted === (recursive ? 'tree' : 'file'));
   console.log(`Load average ${load()} before`);
   console.log(
     `| copy (${rounds} rounds, alternating) | cp ms, median (range) | copy_file ms, median (range) | copy_file / cp | ` +
