@@ -23,9 +23,14 @@
  * BENCH_CALLS calls per server (default 20,000) with 32 in flight, cut into
  * BENCH_ROUNDS rounds (default 5); calls/s is the median round. Every answer
  * is checked.
+ *
+ * Then, for scale, tracing on against off with a tool that does some real
+ * work: it reads a 4 KB file (`fs/promises` readFile, through the thread
+ * pool, as a file tool reads), the same number of calls and rounds. The echo
+ * call is the bar's; a span costs the same beside either.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkEchoAnswer } from './check-answer.ts';
@@ -64,16 +69,32 @@ function buildBase(): { directory: string; server: string } {
   return { directory, server: join(core, 'bench/servers/toolshed-echo-server.mjs') };
 }
 
-async function load(connection: StdioConnection, count: number, latencies: number[] | undefined): Promise<void> {
-  const params = JSON.stringify({ name: 'echo', arguments: { text } });
+/** A tool call the load sends, and the text its answer must carry. */
+interface BenchCall {
+  params: string;
+  answer: string;
+  what: string;
+}
+const echoCall: BenchCall = {
+  params: JSON.stringify({ name: 'echo', arguments: { text } }),
+  answer: text,
+  what: 'tools/call echo',
+};
+
+async function load(
+  connection: StdioConnection,
+  count: number,
+  latencies: number[] | undefined,
+  call: BenchCall = echoCall,
+): Promise<void> {
   let sent = 0;
   const worker = async () => {
     while (sent < count) {
       sent += 1;
       const started = performance.now();
-      const answer = await connection.request('tools/call', params);
+      const answer = await connection.request('tools/call', call.params);
       latencies?.push(performance.now() - started);
-      checkEchoAnswer(answer, 'legacy', text, 'tools/call echo');
+      checkEchoAnswer(answer, 'legacy', call.answer, call.what);
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
@@ -118,6 +139,7 @@ const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 const receiver = await startReceiver();
+const fileDirectory = mkdtempSync(join(tmpdir(), 'mcp-core-telemetry-bench-'));
 const quiet = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
 const baseBuild = buildBase();
 const current = new URL('servers/toolshed-echo-telemetry.mjs', import.meta.url).pathname;
@@ -226,10 +248,46 @@ try {
   );
   console.log(`  load average: ${loadBefore} before, ${loadAverage()} after (2 cores, shared)`);
   console.log(`  exports the receiver took: ${(await receiver.received()).toLocaleString('en')}`);
+
+  // For scale: the same two servers, off and tracing on, with a call that reads a 4 KB file.
+  const fileText = 'A line of text in a file that a tool reads, sixty-four bytes.\n'.repeat(64);
+  const filePath = join(fileDirectory, 'read.txt');
+  writeFileSync(filePath, fileText);
+  const readCall: BenchCall = {
+    params: JSON.stringify({ name: 'read_text', arguments: { path: filePath } }),
+    answer: fileText,
+    what: 'tools/call read_text',
+  };
+  const scale = [1, 2].map((index) => ({
+    connection: connections[index] as StdioConnection,
+    rates: [] as number[],
+    cpu: [] as number[],
+  }));
+  for (const { connection } of scale) await load(connection, Math.min(2000, calls), undefined, readCall);
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? scale : [...scale].reverse()) {
+      const cpuBefore = cpuMs(side.connection.child.pid);
+      const started = performance.now();
+      await load(side.connection, perRound, undefined, readCall);
+      side.rates.push(perRound / ((performance.now() - started) / 1000));
+      const cpuAfter = cpuMs(side.connection.child.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined) side.cpu.push(((cpuAfter - cpuBefore) * 1000) / perRound);
+    }
+  }
+  const [readOff, readOn] = scale.map((side) => ({ rate: median(side.rates), cpu: median(side.cpu) })) as [
+    { rate: number; cpu: number },
+    { rate: number; cpu: number },
+  ];
+  console.log(
+    `  a tool reading a 4 KB file: off ${Math.round(readOff.rate).toLocaleString('en')} calls/s, CPU ${readOff.cpu.toFixed(1)} µs/call; ` +
+      `tracing on ${Math.round(readOn.rate).toLocaleString('en')} calls/s, CPU ${readOn.cpu.toFixed(1)} µs/call: ` +
+      `${(readOn.rate / readOff.rate).toFixed(3)}× calls/s, ${(readOff.cpu / readOn.cpu).toFixed(3)}× by CPU per call`,
+  );
   for (const connection of connections) connection.child.stdin.end();
   await new Promise((resolve) => setTimeout(resolve, 500));
 } finally {
   receiver.stop();
+  rmSync(fileDirectory, { recursive: true, force: true });
   execFileSync('git', ['worktree', 'remove', '--force', baseBuild.directory], { cwd: repositoryRoot });
   rmSync(baseBuild.directory, { recursive: true, force: true });
 }
