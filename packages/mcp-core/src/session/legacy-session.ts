@@ -93,7 +93,7 @@ export class LegacySession {
     };
     this.#unsubscribe = core.subscribe((event) => this.#onServerEvent(event));
     transport.onmessage = (message, extra) => {
-      void this.#receive(message, extra?.authInfo);
+      this.#receive(message, extra?.authInfo);
     };
     transport.onclose = () => this.#shutDown();
     transport.onerror = (error) => core.report(error, 'transport');
@@ -143,13 +143,20 @@ export class LegacySession {
       : this.#transport.send(message, { relatedRequestId });
   }
 
-  async #receive(value: unknown, auth: AuthInfo | undefined): Promise<void> {
+  // Not async, nor is #handleMessage: a request is answered through the one promise its handling makes, and a
+  // notification or a response to this server's own request is taken at once, with no promise made for it.
+  #receive(value: unknown, auth: AuthInfo | undefined): void {
     if (Array.isArray(value)) {
-      await this.#receiveBatch(value, auth);
+      void this.#receiveBatch(value, auth);
       return;
     }
-    const response = await this.#handleMessage(value, auth);
-    if (response !== undefined) await this.#send(response, response.id ?? undefined);
+    const response = this.#handleMessage(value, auth);
+    if (response instanceof Promise) void response.then((answer) => this.#answer(answer));
+    else this.#answer(response);
+  }
+
+  #answer(response: JsonRpcResponse | undefined): void {
+    if (response !== undefined) void this.#send(response, response.id ?? undefined);
   }
 
   async #receiveBatch(values: unknown[], auth: AuthInfo | undefined): Promise<void> {
@@ -172,11 +179,11 @@ export class LegacySession {
     if (answered.length > 0) await this.#send(answered, answered[0]?.id ?? undefined);
   }
 
-  async #handleMessage(
+  #handleMessage(
     value: unknown,
     auth: AuthInfo | undefined,
     inBatch = false,
-  ): Promise<JsonRpcResponse | undefined> {
+  ): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'invalid':

@@ -28,7 +28,22 @@ const defaultMaxLineBytes = 4 * 1024 * 1024;
 export function createStdioServerTransport(options: StdioServerTransportOptions = {}): Transport {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const reader = new LineReader(options.maxLineBytes ?? defaultMaxLineBytes);
+  const reader = new LineReader(options.maxLineBytes ?? defaultMaxLineBytes, {
+    line(text) {
+      if (text.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        reply(JsonRpcErrorCode.ParseError, 'Parse error: the line is not valid JSON');
+        return;
+      }
+      transport.onmessage?.(value);
+    },
+    tooLong(limit) {
+      reply(JsonRpcErrorCode.InvalidRequest, `Invalid request: message longer than the ${limit}-byte line limit`);
+    },
+  });
   let closed = false;
   let draining: Promise<void> | undefined;
   // Answers made in one turn of the event loop go out in one write: with requests pipelined, one write system
@@ -86,25 +101,7 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
   }
 
   function onData(chunk: Buffer | string): void {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    for (const event of reader.push(bytes)) {
-      if (event.kind === 'too-long') {
-        reply(
-          JsonRpcErrorCode.InvalidRequest,
-          `Invalid request: message longer than the ${event.limit}-byte line limit`,
-        );
-        continue;
-      }
-      if (event.text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(event.text);
-      } catch {
-        reply(JsonRpcErrorCode.ParseError, 'Parse error: the line is not valid JSON');
-        continue;
-      }
-      transport.onmessage?.(value);
-    }
+    reader.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   }
 
   function onError(error: Error): void {
