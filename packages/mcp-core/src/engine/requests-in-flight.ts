@@ -1,6 +1,7 @@
 import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcId } from '../messages/jsonrpc-message.ts';
 import { requestIdKey } from '../messages/request-id-key.ts';
+import { RequestStop } from './request-stop.ts';
 
 /**
  * The requests a connection is serving, by id: what `notifications/cancelled`
@@ -8,22 +9,22 @@ import { requestIdKey } from '../messages/request-id-key.ts';
  * message stream.
  */
 export class RequestsInFlight {
-  readonly #controllers = new Map<string, AbortController>();
+  readonly #controllers = new Map<string, RequestStop>();
 
   get size(): number {
     return this.#controllers.size;
   }
 
-  /** A signal for the request, or undefined when its id is already in use by one in progress. */
-  start(id: JsonRpcId): AbortController | undefined {
+  /** How the request is stopped, or undefined when its id is already in use by one in progress. */
+  start(id: JsonRpcId): RequestStop | undefined {
     const key = requestIdKey(id);
     if (this.#controllers.has(key)) return undefined;
-    const controller = new AbortController();
+    const controller = new RequestStop();
     this.#controllers.set(key, controller);
     return controller;
   }
 
-  finish(id: JsonRpcId, controller: AbortController): void {
+  finish(id: JsonRpcId, controller: RequestStop): void {
     const key = requestIdKey(id);
     if (this.#controllers.get(key) === controller) this.#controllers.delete(key);
   }

@@ -77,10 +77,10 @@ export class ModernConnection {
         auth,
         networkTransport: this.#transport.networkTransport,
         notify: (notification) => {
-          if (!controller.signal.aborted) this.#send(notification, request);
+          if (!controller.aborted) this.#send(notification, request);
         },
       });
-      if (response !== undefined && !controller.signal.aborted) this.#send(response, request);
+      if (response !== undefined && !controller.aborted) this.#send(response, request);
     } finally {
       this.#inFlight.finish(request.id, controller);
     }

@@ -1,6 +1,7 @@
 import type { AuthInfo, CallContext } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
+import type { RequestStop } from '../engine/request-stop.ts';
 import type { RequestFacts } from '../engine/request-telemetry.ts';
 import { RequestsInFlight } from '../engine/requests-in-flight.ts';
 import type { ServerCore, ServerEvent } from '../engine/server-core.ts';
@@ -265,15 +266,15 @@ export class LegacySession {
       (notification) => void this.#send(notification, id),
     );
     try {
-      const context = this.#createContext(id, controller.signal, progress.report, auth);
+      const context = this.#createContext(id, controller, progress.report, auth);
       const result =
         method === 'resources/subscribe' || method === 'resources/unsubscribe'
           ? this.#setSubscription(method, params)
           : await handleEngineRequest(this.#core, method, params, context);
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       return { jsonrpc: '2.0', id, result };
     } catch (error) {
-      if (controller.signal.aborted || error instanceof CallCancelled) return undefined;
+      if (controller.aborted || error instanceof CallCancelled) return undefined;
       if (ProtocolError.isInstance(error)) return errorResponse(id, error.code, error.message, error.data);
       this.#core.report(error, `request ${method.slice(0, 100)}`);
       return errorResponse(id, JsonRpcErrorCode.InternalError, 'Internal error');
@@ -351,12 +352,12 @@ export class LegacySession {
 
   #createContext(
     requestId: JsonRpcId,
-    signal: AbortSignal,
+    stop: RequestStop,
     progress: CallContext['progress'],
     auth: AuthInfo | undefined,
   ): CallContext {
     this.#clientState ??= { capabilities: this.#clientCapabilities, protocolVersion: this.#protocolVersion ?? '' };
-    return new RequestContext(this.#services, this.#clientState, requestId, signal, progress, auth);
+    return new RequestContext(this.#services, this.#clientState, requestId, stop, progress, auth);
   }
 
   #setSubscription(method: string, params: JsonRpcParams): Record<string, unknown> {

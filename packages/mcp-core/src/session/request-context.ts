@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { AuthInfo, CallContext, ConfirmOutcome, ElicitOutcome, ElicitRequest } from '../engine/call-context.ts';
 import { type AskUser, confirmAction, elicitForm } from '../engine/create-elicitation.ts';
+import { type RequestStop, StoppableContext } from '../engine/request-stop.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
 import type { LogLevel } from '../logging/log-level.ts';
 import type { JsonRpcId } from '../messages/jsonrpc-message.ts';
@@ -22,28 +23,37 @@ export interface SessionServices {
  * The context of one request in a 2025-era session. A class rather than an
  * object of closures: one allocation per request on the hot path.
  */
-export class RequestContext implements CallContext {
-  readonly signal: AbortSignal;
+export class RequestContext extends StoppableContext implements CallContext {
   readonly progress: CallContext['progress'];
   readonly auth: AuthInfo | undefined;
   readonly requestId: JsonRpcId;
   readonly #services: SessionServices;
   readonly #client: ClientState;
+  readonly #stop: RequestStop;
 
   constructor(
     services: SessionServices,
     client: ClientState,
     requestId: JsonRpcId,
-    signal: AbortSignal,
+    stop: RequestStop,
     progress: CallContext['progress'],
     auth: AuthInfo | undefined,
   ) {
+    super();
     this.#services = services;
     this.#client = client;
     this.requestId = requestId;
-    this.signal = signal;
+    this.#stop = stop;
     this.progress = progress;
     this.auth = auth;
+  }
+
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  get stopped(): boolean {
+    return this.#stop.aborted;
   }
 
   get protocolVersion(): string {

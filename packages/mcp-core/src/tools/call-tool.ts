@@ -1,4 +1,5 @@
 import type { CallContext } from '../engine/call-context.ts';
+import { wasStopped } from '../engine/request-stop.ts';
 import { ProtocolError } from '../errors/protocol-error.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { CallToolResult } from '../protocol/mcp-types.ts';
@@ -49,13 +50,13 @@ export async function callTool(
   try {
     value = await tool.run(argumentCheck.value, context);
   } catch (error) {
-    if (context.signal.aborted) throw new CallCancelled();
+    if (wasStopped(context)) throw new CallCancelled();
     if (ToolError.isInstance(error)) return toolError(error.message);
     // A protocol error is the tool's deliberate answer (a capability the client lacks, a fault it names): a JSON-RPC error.
     if (ProtocolError.isInstance(error)) throw error;
     return serverBug(tool, report, error, 'failed unexpectedly');
   }
-  if (context.signal.aborted) throw new CallCancelled();
+  if (wasStopped(context)) throw new CallCancelled();
 
   let output: Tool['output'];
   try {
