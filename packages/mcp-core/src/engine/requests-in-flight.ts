@@ -9,24 +9,24 @@ import { RequestStop } from './request-stop.ts';
  * message stream.
  */
 export class RequestsInFlight {
-  readonly #controllers = new Map<string, RequestStop>();
+  readonly #stops = new Map<string, RequestStop>();
 
   get size(): number {
-    return this.#controllers.size;
+    return this.#stops.size;
   }
 
   /** How the request is stopped, or undefined when its id is already in use by one in progress. */
   start(id: JsonRpcId): RequestStop | undefined {
     const key = requestIdKey(id);
-    if (this.#controllers.has(key)) return undefined;
-    const controller = new RequestStop();
-    this.#controllers.set(key, controller);
-    return controller;
+    if (this.#stops.has(key)) return undefined;
+    const stop = new RequestStop();
+    this.#stops.set(key, stop);
+    return stop;
   }
 
-  finish(id: JsonRpcId, controller: RequestStop): void {
+  finish(id: JsonRpcId, stop: RequestStop): void {
     const key = requestIdKey(id);
-    if (this.#controllers.get(key) === controller) this.#controllers.delete(key);
+    if (this.#stops.get(key) === stop) this.#stops.delete(key);
   }
 
   /** Stops the request `notifications/cancelled` names; one that has already been answered is not there, which is fine. */
@@ -34,17 +34,17 @@ export class RequestsInFlight {
     const { requestId } = params;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const key = requestIdKey(requestId);
-    const controller = this.#controllers.get(key);
-    if (controller === undefined) return;
-    this.#controllers.delete(key);
+    const stop = this.#stops.get(key);
+    if (stop === undefined) return;
+    this.#stops.delete(key);
     const reason = typeof params.reason === 'string' ? params.reason : 'Cancelled by the client';
-    controller.abort(new LocalError('request_cancelled', reason));
+    stop.abort(new LocalError('request_cancelled', reason));
   }
 
   abortAll(): void {
-    for (const controller of this.#controllers.values()) {
-      controller.abort(new LocalError('connection_closed', 'Connection closed'));
+    for (const stop of this.#stops.values()) {
+      stop.abort(new LocalError('connection_closed', 'Connection closed'));
     }
-    this.#controllers.clear();
+    this.#stops.clear();
   }
 }

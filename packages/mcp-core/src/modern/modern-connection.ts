@@ -59,8 +59,8 @@ export class ModernConnection {
   }
 
   async #serve(request: JsonRpcRequest, auth: AuthInfo | undefined): Promise<void> {
-    const controller = this.#inFlight.start(request.id);
-    if (controller === undefined) {
+    const stop = this.#inFlight.start(request.id);
+    if (stop === undefined) {
       this.#send({
         jsonrpc: '2.0',
         id: request.id,
@@ -73,16 +73,16 @@ export class ModernConnection {
     }
     try {
       const response = await answerModernRequest(this.#services, request, {
-        signal: controller.signal,
+        signal: stop.signal,
         auth,
         networkTransport: this.#transport.networkTransport,
         notify: (notification) => {
-          if (!controller.aborted) this.#send(notification, request);
+          if (!stop.aborted) this.#send(notification, request);
         },
       });
-      if (response !== undefined && !controller.aborted) this.#send(response, request);
+      if (response !== undefined && !stop.aborted) this.#send(response, request);
     } finally {
-      this.#inFlight.finish(request.id, controller);
+      this.#inFlight.finish(request.id, stop);
     }
   }
 

@@ -251,8 +251,8 @@ export class LegacySession {
     }
     if (method === 'logging/setLevel') return this.#setLogLevel(id, params);
 
-    const controller = this.#inFlight.start(id);
-    if (controller === undefined) {
+    const stop = this.#inFlight.start(id);
+    if (stop === undefined) {
       return errorResponse(
         id,
         JsonRpcErrorCode.InvalidRequest,
@@ -266,21 +266,21 @@ export class LegacySession {
       (notification) => void this.#send(notification, id),
     );
     try {
-      const context = this.#createContext(id, controller, progress.report, auth);
+      const context = this.#createContext(id, stop, progress.report, auth);
       const result =
         method === 'resources/subscribe' || method === 'resources/unsubscribe'
           ? this.#setSubscription(method, params)
           : await handleEngineRequest(this.#core, method, params, context);
-      if (controller.aborted) return undefined;
+      if (stop.aborted) return undefined;
       return { jsonrpc: '2.0', id, result };
     } catch (error) {
-      if (controller.aborted || error instanceof CallCancelled) return undefined;
+      if (stop.aborted || error instanceof CallCancelled) return undefined;
       if (ProtocolError.isInstance(error)) return errorResponse(id, error.code, error.message, error.data);
       this.#core.report(error, `request ${method.slice(0, 100)}`);
       return errorResponse(id, JsonRpcErrorCode.InternalError, 'Internal error');
     } finally {
       progress.finish();
-      this.#inFlight.finish(id, controller);
+      this.#inFlight.finish(id, stop);
     }
   }
 
