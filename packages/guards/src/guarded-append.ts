@@ -7,7 +7,7 @@ import { descriptorGrant } from './descriptor-grant.ts';
 import { fileSystemToolError } from './file-system-error.ts';
 import { accessDenied, checkWritable } from './grant-access.ts';
 import { descriptorPath } from './opened-file-path.ts';
-import type { GuardedPath, PathGuard } from './path-guard.ts';
+import type { GuardAccess, GuardedPath } from './path-guard.ts';
 
 /** What an append did. */
 export interface AppendOutcome {
@@ -38,7 +38,7 @@ function swapped(requested: string): ToolError {
 
 /** See PathGuard.appendFile. */
 export async function appendToFile(
-  guard: Pick<PathGuard, 'grants' | 'readOnly'>,
+  guard: GuardAccess,
   target: GuardedPath,
   data: string | Uint8Array,
   options: { maxFileBytes?: number },

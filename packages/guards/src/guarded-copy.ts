@@ -14,7 +14,7 @@ import { accessDenied, checkWritable } from './grant-access.ts';
 import { removeEntry } from './guarded-remove.ts';
 import { TreeCopy } from './guarded-tree-copy.ts';
 import { grantFor, isWithin } from './path-containment.ts';
-import type { GuardedPath, PathGuard } from './path-guard.ts';
+import type { GuardAccess, GuardedPath } from './path-guard.ts';
 import { randomHex } from './random-hex.ts';
 import { closeTreeDirectory, type OpenTreeDirectory, openTreeDirectory } from './verified-descriptor-tree.ts';
 
@@ -43,15 +43,13 @@ export interface CopySummary {
   readonly skipped: readonly string[];
 }
 
-type Guard = Pick<PathGuard, 'grants' | 'readOnly'>;
-
 function alreadyExists(requested: string): ToolError {
   return new ToolError(`"${requested}" already exists; a copy never replaces anything. Choose a new name.`);
 }
 
 /** A single file: copied to a hidden name beside the destination, then linked into place, so it appears whole. */
 async function copySingleFile(
-  guard: Guard,
+  guard: GuardAccess,
   file: OpenedSourceFile,
   sourceDirectory: OpenTreeDirectory,
   sourceName: string,
@@ -93,7 +91,7 @@ async function copySingleFile(
 
 /** See PathGuard.copy. */
 export async function copyEntry(
-  guard: Guard,
+  guard: GuardAccess,
   source: GuardedPath,
   destination: GuardedPath,
   options: CopyOptions,

@@ -4,7 +4,7 @@ import { ToolError } from '@toolshed/mcp-core';
 import { errorCode, fileSystemToolError } from './file-system-error.ts';
 import { accessDenied, checkWritable } from './grant-access.ts';
 import { grantFor, isWithin } from './path-containment.ts';
-import type { GuardedPath, PathGuard } from './path-guard.ts';
+import type { GuardAccess, GuardedPath } from './path-guard.ts';
 import {
   closeTreeDirectory,
   createSliceTimer,
@@ -30,20 +30,18 @@ export interface RemoveSummary {
   readonly directories: number;
 }
 
-type Guard = Pick<PathGuard, 'grants' | 'readOnly'>;
-
 /** A recursive delete: counted first, then removed depth first through verified descriptors. */
 class TreeRemoval {
   files = 0;
   directories = 0;
-  readonly #guard: Guard;
+  readonly #guard: GuardAccess;
   readonly #target: GuardedPath;
   readonly #maxEntries: number;
   readonly #maxDepth: number;
   readonly #dev: number;
   readonly #tick: () => false | Promise<true>;
 
-  constructor(guard: Guard, target: GuardedPath, options: RemoveOptions, dev: number) {
+  constructor(guard: GuardAccess, target: GuardedPath, options: RemoveOptions, dev: number) {
     this.#guard = guard;
     this.#target = target;
     this.#maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
@@ -142,7 +140,11 @@ class TreeRemoval {
 }
 
 /** See PathGuard.remove. */
-export async function removeEntry(guard: Guard, target: GuardedPath, options: RemoveOptions): Promise<RemoveSummary> {
+export async function removeEntry(
+  guard: GuardAccess,
+  target: GuardedPath,
+  options: RemoveOptions,
+): Promise<RemoveSummary> {
   checkWritable(guard.readOnly, target.grant, target.requested);
   for (const grant of guard.grants) {
     if (!isWithin(grant.path, target.path)) continue;

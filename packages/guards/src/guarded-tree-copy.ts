@@ -15,7 +15,7 @@ import { errorCode } from './file-system-error.ts';
 import { accessDenied, checkWritable } from './grant-access.ts';
 import type { CopyOptions } from './guarded-copy.ts';
 import { grantFor, isWithin } from './path-containment.ts';
-import type { GuardedPath, PathGuard } from './path-guard.ts';
+import type { GuardAccess, GuardedPath } from './path-guard.ts';
 import {
   closeTreeDirectory,
   createSliceTimer,
@@ -24,8 +24,6 @@ import {
   openTreeDirectory,
 } from './verified-descriptor-tree.ts';
 
-type Guard = Pick<PathGuard, 'grants' | 'readOnly'>;
-
 /** A tree copy: counted first and refused over the entry and depth caps, then copied depth first through verified descriptors. */
 export class TreeCopy {
   files = 0;
@@ -33,7 +31,7 @@ export class TreeCopy {
   bytes = 0;
   readonly skipped: string[] = [];
   readonly planned = { entries: 0, files: 0 };
-  readonly #guard: Guard;
+  readonly #guard: GuardAccess;
   readonly #source: GuardedPath;
   readonly #destination: GuardedPath;
   readonly #options: CopyOptions;
@@ -46,7 +44,7 @@ export class TreeCopy {
   /** The bytes of the small file being copied; grown to the largest met. */
   #buffer = Buffer.allocUnsafe(64 * 1024);
 
-  constructor(guard: Guard, source: GuardedPath, destination: GuardedPath, options: CopyOptions) {
+  constructor(guard: GuardAccess, source: GuardedPath, destination: GuardedPath, options: CopyOptions) {
     this.#guard = guard;
     this.#source = source;
     this.#destination = destination;

@@ -481,3 +481,6 @@ export class PathGuard {
     if (access === 'write') this.#checkWritable(grant, target.requested);
   }
 }
+
+/** What a write through the guard needs of it: its grants, and whether the whole guard is read-only. */
+export type GuardAccess = Pick<PathGuard, 'grants' | 'readOnly'>;
