@@ -1,6 +1,6 @@
 import { closeSync, fchmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { ToolError } from '@toolshed/mcp-core';
+import { randomHex, ToolError } from '@toolshed/mcp-core';
 import {
   checkSameFile,
   copyFileContent,
@@ -15,7 +15,6 @@ import { removeEntry } from './guarded-remove.ts';
 import { TreeCopy } from './guarded-tree-copy.ts';
 import { grantFor, isWithin } from './path-containment.ts';
 import type { GuardAccess, GuardedPath } from './path-guard.ts';
-import { randomHex } from './random-hex.ts';
 import { closeTreeDirectory, type OpenTreeDirectory, openTreeDirectory } from './verified-descriptor-tree.ts';
 
 export interface CopyOptions {

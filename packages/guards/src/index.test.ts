@@ -16,7 +16,6 @@ it('pins the public API: adding to it is a decision', () => {
     'fileSystemToolError',
     'neutraliseUntrustedText',
     'openVerifiedDirectory',
-    'randomHex',
     'untrustedLine',
     'walkDirectory',
   ]);

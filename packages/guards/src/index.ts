@@ -25,7 +25,6 @@ export { type OutboundFailure, OutboundFetchError } from './outbound-fetch-error
 export { checkOutboundUrl, type OutboundUrlOptions } from './outbound-url.ts';
 export type { PathAccess, PathGrant } from './path-grant.ts';
 export { type GuardedPath, PathGuard, type PathGuardOptions, type ResolveOptions } from './path-guard.ts';
-export { randomHex } from './random-hex.ts';
 export {
   createRateLimiter,
   type RateDecision,

@@ -1,4 +1,4 @@
-import { randomHex } from './random-hex.ts';
+import { randomHex } from '@toolshed/mcp-core';
 
 /**
  * Text that third parties wrote (mail, alerts from a feed, a document), set

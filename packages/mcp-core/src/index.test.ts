@@ -48,6 +48,7 @@ it('pins the public API: adding to it is a decision', () => {
     'parseCliOptions',
     'parseOptions',
     'processTelemetry',
+    'randomHex',
     'redirectConsoleToStderr',
     'resourceLinkContent',
     'runCli',

@@ -28,6 +28,7 @@ export type { ElicitationUnavailablePolicy } from './engine/server-core.ts';
 export { LocalError, type LocalErrorCode } from './errors/local-error.ts';
 export { ProtocolError } from './errors/protocol-error.ts';
 export { ToolError } from './errors/tool-error.ts';
+export { randomHex } from './ids/random-hex.ts';
 export { type LogLevel, logLevels } from './logging/log-level.ts';
 export { JsonRpcErrorCode } from './messages/jsonrpc-error-code.ts';
 export type {

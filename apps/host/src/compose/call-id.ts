@@ -1,4 +1,4 @@
-import { randomHex } from '@toolshed/guards';
+import { randomHex } from '@toolshed/mcp-core';
 
 /**
  * A call's id: the time first, so that ids sort as calls started and a new
