@@ -416,8 +416,9 @@ export class PathGuard {
    * not exist, in a read-write grant; the source may be in any grant. Never
    * through a link: files are opened with `O_NOFOLLOW` through verified
    * directory descriptors, links and special files in a tree are skipped and
-   * named. A tree over `maxEntries`, `maxDepth` or `maxBytes` is refused
-   * before anything is copied. Modes and times are kept, owners are not.
+   * named. A tree over `maxEntries` or `maxDepth` is refused before anything
+   * is copied; one whose files reach `maxBytes` is stopped and what was
+   * copied deleted again. Modes and times are kept, owners are not.
    */
   copy(source: GuardedPath, destination: GuardedPath, options: CopyOptions = {}): Promise<CopySummary> {
     return copyEntry(this, source, destination, options);
