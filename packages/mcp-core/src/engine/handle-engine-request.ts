@@ -13,14 +13,16 @@ import type { ServerCore } from './server-core.ts';
 /**
  * Answers the requests whose meaning does not depend on the protocol era or
  * on the connection. Throws ProtocolError for what must be a JSON-RPC error.
- * Methods of a capability the server did not declare are "not found".
+ * Methods of a capability the server did not declare are "not found". A
+ * request answered without waiting (a list, a synchronous tool) is answered
+ * synchronously, and throws rather than rejects.
  */
-export async function handleEngineRequest(
+export function handleEngineRequest(
   core: ServerCore,
   method: string,
   params: JsonRpcParams,
   context: CallContext,
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   switch (method) {
     case 'ping':
       return {};
@@ -42,7 +44,9 @@ export async function handleEngineRequest(
       if (tool === undefined || (isAppOnlyTool(tool.descriptor) && !declaresUi(context.client.capabilities))) {
         throw invalidParams(`Unknown tool: "${name.slice(0, 100)}". Call tools/list for the available tools.`);
       }
-      return { ...(await callTool(tool, (args as Record<string, unknown>) ?? {}, context, core.report)) };
+      const called = callTool(tool, (args as Record<string, unknown>) ?? {}, context, core.report);
+      // A copy: the era's answer adds its own fields, and what the tool returned is not ours to change.
+      return called instanceof Promise ? called.then((result) => ({ ...result })) : { ...called };
     }
     case 'resources/list':
     case 'resources/templates/list':

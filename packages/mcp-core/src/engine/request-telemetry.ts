@@ -30,7 +30,7 @@ export interface RequestTelemetry {
   serve<Answer extends ObservedAnswer | undefined>(
     request: ObservedRequest,
     facts: () => RequestFacts,
-    answer: () => Promise<Answer>,
+    answer: () => Answer | Promise<Answer>,
   ): Promise<Answer>;
   /** Records a 2025-era session's whole life, from its start to its close. */
   sessionEnded(facts: RequestFacts, seconds: number): void;

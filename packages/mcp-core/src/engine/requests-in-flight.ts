@@ -1,6 +1,5 @@
 import { LocalError } from '../errors/local-error.ts';
 import type { JsonRpcId } from '../messages/jsonrpc-message.ts';
-import { requestIdKey } from '../messages/request-id-key.ts';
 import { RequestStop } from './request-stop.ts';
 
 /**
@@ -9,7 +8,11 @@ import { RequestStop } from './request-stop.ts';
  * message stream.
  */
 export class RequestsInFlight {
-  readonly #stops = new Map<string, RequestStop>();
+  /**
+   * By the id itself: a Map tells 1 from "1", as JSON-RPC does. A key made by writing a numeric id into a string
+   * would go through V8's number-to-string cache, which keeps each such string alive long after its request.
+   */
+  readonly #stops = new Map<JsonRpcId, RequestStop>();
 
   get size(): number {
     return this.#stops.size;
@@ -17,26 +20,23 @@ export class RequestsInFlight {
 
   /** How the request is stopped, or undefined when its id is already in use by one in progress. */
   start(id: JsonRpcId): RequestStop | undefined {
-    const key = requestIdKey(id);
-    if (this.#stops.has(key)) return undefined;
+    if (this.#stops.has(id)) return undefined;
     const stop = new RequestStop();
-    this.#stops.set(key, stop);
+    this.#stops.set(id, stop);
     return stop;
   }
 
   finish(id: JsonRpcId, stop: RequestStop): void {
-    const key = requestIdKey(id);
-    if (this.#stops.get(key) === stop) this.#stops.delete(key);
+    if (this.#stops.get(id) === stop) this.#stops.delete(id);
   }
 
   /** Stops the request `notifications/cancelled` names; one that has already been answered is not there, which is fine. */
   cancel(params: Record<string, unknown>): void {
     const { requestId } = params;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const key = requestIdKey(requestId);
-    const stop = this.#stops.get(key);
+    const stop = this.#stops.get(requestId);
     if (stop === undefined) return;
-    this.#stops.delete(key);
+    this.#stops.delete(requestId);
     const reason = typeof params.reason === 'string' ? params.reason : 'Cancelled by the client';
     stop.abort(new LocalError('request_cancelled', reason));
   }

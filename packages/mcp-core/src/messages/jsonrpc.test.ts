@@ -77,6 +77,20 @@ describe('JSON-RPC envelope errors', () => {
     expect(peer.received.at(-1)).toMatchObject({ id: 'dup', error: { code: -32600 } });
   });
 
+  it('keeps running requests with ids 7 and "7" apart: both are taken, and cancelling "7" stops only that one', async () => {
+    const { peer } = await readyPeer();
+    const call = { method: 'tools/call', params: { name: 'wait', arguments: { steps: 3 } } };
+    await peer.send({ jsonrpc: '2.0', id: 7, ...call });
+    await peer.send({ jsonrpc: '2.0', id: '7', ...call });
+    await peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: '7' } });
+    // Started after both and longer than either: once it is answered, "7" would have been answered too.
+    expect(await peer.request('tools/call', { name: 'wait', arguments: { steps: 5 } })).toMatchObject({ result: {} });
+    const answers = peer.received.filter((message) => (message as { id?: unknown }).id !== undefined);
+    expect(answers.slice(0, -1)).toEqual([
+      { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'waited 3 steps' }] } },
+    ]);
+  });
+
   it('answers an engine failure with -32603 that holds no stack or path, and keeps serving', async () => {
     const explosive = defineTool({
       name: 'explosive',

@@ -1,5 +1,5 @@
 import { listVariesByCaller } from '../apps/list-varies-by-caller.ts';
-import type { AuthInfo } from '../engine/call-context.ts';
+import type { AuthInfo, CallContext } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
 import type { RequestFacts } from '../engine/request-telemetry.ts';
@@ -11,6 +11,7 @@ import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
 import type {
   JsonRpcErrorResponse,
   JsonRpcNotification,
+  JsonRpcParams,
   JsonRpcRequest,
   JsonRpcResponse,
 } from '../messages/jsonrpc-message.ts';
@@ -209,7 +210,7 @@ async function answer(
     escalation,
   );
   try {
-    const work = handleEngineRequest(core, method, params, context);
+    const work = engineWork(core, method, params, context);
     if (escalation !== undefined && taskSupport !== undefined) {
       escalation.escalateAfter(taskSupport.afterMs, () => round?.asking === true);
       const task = await answerAsTask(services, id, work, round, escalation, taskSupport.support === 'required');
@@ -331,4 +332,18 @@ async function spendState(ledger: RequestStateLedger, state: RequestStatePayload
     );
   }
   if (!first) throw invalidParams('Invalid params: requestState was already used; send the request again without it');
+}
+
+/** The engine's answer as a promise, a synchronous throw included, as the task escalation and the race expect. */
+function engineWork(
+  core: ServerCore,
+  method: string,
+  params: JsonRpcParams,
+  context: CallContext,
+): Promise<Record<string, unknown>> {
+  try {
+    return Promise.resolve(handleEngineRequest(core, method, params, context));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

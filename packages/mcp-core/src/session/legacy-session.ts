@@ -238,7 +238,10 @@ export class LegacySession {
     }
   }
 
-  async #handleRequest(request: JsonRpcRequest, auth: AuthInfo | undefined): Promise<JsonRpcResponse | undefined> {
+  #handleRequest(
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+  ): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
     const params = request.params ?? {};
     if (method === 'initialize') return this.#initialize(id, params);
@@ -265,23 +268,44 @@ export class LegacySession {
       typeof token === 'string' || Number.isSafeInteger(token) ? (token as string | number) : undefined,
       (notification) => void this.#send(notification, id),
     );
-    try {
-      const context = this.#createContext(id, stop, progress.report, auth);
-      const result =
-        method === 'resources/subscribe' || method === 'resources/unsubscribe'
-          ? this.#setSubscription(method, params)
-          : await handleEngineRequest(this.#core, method, params, context);
-      if (stop.aborted) return undefined;
-      return { jsonrpc: '2.0', id, result };
-    } catch (error) {
-      if (stop.aborted || error instanceof CallCancelled) return undefined;
-      if (ProtocolError.isInstance(error)) return errorResponse(id, error.code, error.message, error.data);
-      this.#core.report(error, `request ${method.slice(0, 100)}`);
-      return errorResponse(id, JsonRpcErrorCode.InternalError, 'Internal error');
-    } finally {
+    const finish = () => {
       progress.finish();
       this.#inFlight.finish(id, stop);
+    };
+    let result: Record<string, unknown> | Promise<Record<string, unknown>>;
+    try {
+      const context = this.#createContext(id, stop, progress.report, auth);
+      result =
+        method === 'resources/subscribe' || method === 'resources/unsubscribe'
+          ? this.#setSubscription(method, params)
+          : handleEngineRequest(this.#core, method, params, context);
+    } catch (error) {
+      finish();
+      return this.#failed(id, method, stop, error);
     }
+    // What the engine answers at once is answered at once: no promise, nothing of the request left for the next.
+    if (!(result instanceof Promise)) {
+      finish();
+      return stop.aborted ? undefined : { jsonrpc: '2.0', id, result };
+    }
+    return result.then(
+      (settled): JsonRpcResponse | undefined => {
+        finish();
+        return stop.aborted ? undefined : { jsonrpc: '2.0', id, result: settled };
+      },
+      (error: unknown) => {
+        finish();
+        return this.#failed(id, method, stop, error);
+      },
+    );
+  }
+
+  /** The answer to a request whose handling threw: nothing once it was stopped, else the error it names. */
+  #failed(id: JsonRpcId, method: string, stop: RequestStop, error: unknown): JsonRpcResponse | undefined {
+    if (stop.aborted || error instanceof CallCancelled) return undefined;
+    if (ProtocolError.isInstance(error)) return errorResponse(id, error.code, error.message, error.data);
+    this.#core.report(error, `request ${method.slice(0, 100)}`);
+    return errorResponse(id, JsonRpcErrorCode.InternalError, 'Internal error');
   }
 
   #initialize(id: JsonRpcId, params: JsonRpcParams): JsonRpcResponse {

@@ -6,7 +6,7 @@ import type { CallToolResult } from '../protocol/mcp-types.ts';
 import { isToolResult, structuredResult, toolError } from '../results/tool-result.ts';
 import type { Tool } from './define-tool.ts';
 import { describeArgumentIssues } from './describe-argument-issues.ts';
-import { checkArguments } from './tool-input.ts';
+import { type ArgumentCheck, checkArguments } from './tool-input.ts';
 
 /** Reports failures that are the server's fault; the model only gets a safe message. */
 export type ReportServerError = (error: unknown, where: string) => void;
@@ -28,13 +28,17 @@ function serverBug(tool: Tool, report: ReportServerError, error: unknown, what: 
 /**
  * Runs one tool call: validates the arguments, runs the tool, and turns every
  * outcome — including a throw — into a result. Only cancellation escapes.
+ *
+ * A tool whose validator and `run` both answer synchronously is answered
+ * synchronously: no promise is made for the call, so nothing of it is still
+ * alive when the next request on the line is read.
  */
-export async function callTool(
+export function callTool(
   tool: Tool,
   rawArguments: Record<string, unknown>,
   context: CallContext,
   report: ReportServerError,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   let input: Tool['input'];
   try {
     input = tool.input;
@@ -43,19 +47,52 @@ export async function callTool(
     return serverBug(tool, report, error, 'could not build its input schema');
   }
   const checking = checkArguments(input, rawArguments);
-  const argumentCheck = checking instanceof Promise ? await checking : checking;
-  if (!argumentCheck.ok) return toolError(describeArgumentIssues(`tool "${tool.name}"`, argumentCheck.issues));
+  if (checking instanceof Promise) {
+    return checking.then((argumentCheck) => runChecked(tool, argumentCheck, context, report));
+  }
+  return runChecked(tool, checking, context, report);
+}
 
+function runChecked(
+  tool: Tool,
+  argumentCheck: ArgumentCheck,
+  context: CallContext,
+  report: ReportServerError,
+): CallToolResult | Promise<CallToolResult> {
+  if (!argumentCheck.ok) return toolError(describeArgumentIssues(`tool "${tool.name}"`, argumentCheck.issues));
   let value: unknown;
   try {
-    value = await tool.run(argumentCheck.value, context);
+    value = tool.run(argumentCheck.value, context);
   } catch (error) {
-    if (wasStopped(context)) throw new CallCancelled();
-    if (ToolError.isInstance(error)) return toolError(error.message);
-    // A protocol error is the tool's deliberate answer (a capability the client lacks, a fault it names): a JSON-RPC error.
-    if (ProtocolError.isInstance(error)) throw error;
-    return serverBug(tool, report, error, 'failed unexpectedly');
+    return runFailed(tool, error, context, report);
   }
+  if (isThenable(value)) {
+    return Promise.resolve(value).then(
+      (settled) => finishCall(tool, settled, context, report),
+      (error: unknown) => runFailed(tool, error, context, report),
+    );
+  }
+  return finishCall(tool, value, context, report);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}
+
+function runFailed(tool: Tool, error: unknown, context: CallContext, report: ReportServerError): CallToolResult {
+  if (wasStopped(context)) throw new CallCancelled();
+  if (ToolError.isInstance(error)) return toolError(error.message);
+  // A protocol error is the tool's deliberate answer (a capability the client lacks, a fault it names): a JSON-RPC error.
+  if (ProtocolError.isInstance(error)) throw error;
+  return serverBug(tool, report, error, 'failed unexpectedly');
+}
+
+/** Checks what `run` returned against the tool's output schema, if it has one, and makes it a result. */
+function finishCall(tool: Tool, value: unknown, context: CallContext, report: ReportServerError): CallToolResult {
   if (wasStopped(context)) throw new CallCancelled();
 
   let output: Tool['output'];

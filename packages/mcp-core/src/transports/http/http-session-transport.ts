@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../engine/call-context.ts';
 import { LocalError } from '../../errors/local-error.ts';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from '../../messages/jsonrpc-message.ts';
-import { requestIdKey } from '../../messages/request-id-key.ts';
 import type { MessageExtra, Transport, TransportSendOptions } from '../transport.ts';
 import { EventLog } from './event-log.ts';
 import { SseConnection } from './sse-connection.ts';
@@ -39,7 +38,8 @@ interface Stream {
   /** JSON and undecided modes: the response the answers will be written on. */
   json: ServerResponse | undefined;
   /** Requests of this POST still unanswered. */
-  readonly pending: Set<string>;
+  /** By id itself: a Set, like a Map, tells 1 from "1", as JSON-RPC does. */
+  readonly pending: Set<JsonRpcId>;
   /** JSON and undecided modes: the answers, written together once all are in. */
   readonly answers: JsonRpcMessage[];
   readonly batch: boolean;
@@ -77,7 +77,7 @@ export class HttpSessionTransport implements Transport {
   oninitializefailed: (() => void) | undefined;
   readonly #options: HttpSessionTransportOptions;
   readonly #streams = new Map<string, Stream>();
-  readonly #byRequest = new Map<string, Stream>();
+  readonly #byRequest = new Map<JsonRpcId, Stream>();
   readonly #retained: string[] = [];
   #standalone: Stream | undefined;
   #closed = false;
@@ -122,8 +122,8 @@ export class HttpSessionTransport implements Transport {
     }
     const stream = this.#openStream(false, mode === 'either' ? 'undecided' : mode, Array.isArray(payload));
     for (const id of requestIds) {
-      stream.pending.add(requestIdKey(id));
-      this.#byRequest.set(requestIdKey(id), stream);
+      stream.pending.add(id);
+      this.#byRequest.set(id, stream);
     }
     if (mode === 'sse') {
       this.#prime(stream, this.#attach(stream, res, headers));
@@ -172,12 +172,12 @@ export class HttpSessionTransport implements Transport {
     }
     if (isResponse(message)) {
       this.#noteInitialize(message);
-      const stream = message.id === null ? undefined : this.#byRequest.get(requestIdKey(message.id));
+      const stream = message.id === null ? undefined : this.#byRequest.get(message.id);
       if (stream !== undefined) this.#answer(stream, message);
       return; // An answer to a request nobody waits for any more has nowhere to go.
     }
     const related = options?.relatedRequestId;
-    const stream = related === undefined ? undefined : this.#byRequest.get(requestIdKey(related));
+    const stream = related === undefined ? undefined : this.#byRequest.get(related);
     if (stream?.mode === 'undecided') this.#beginSse(stream);
     if (stream?.mode === 'sse') {
       this.#emit(stream, message);
@@ -188,7 +188,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   closeStream(relatedRequestId: JsonRpcId): void {
-    const stream = this.#byRequest.get(requestIdKey(relatedRequestId));
+    const stream = this.#byRequest.get(relatedRequestId);
     // Closing asks the client to resume with Last-Event-ID, which only an SSE stream gives it.
     if (stream?.mode === 'undecided') this.#beginSse(stream);
     if (stream?.mode !== 'sse' || stream.res === undefined) return;
@@ -241,7 +241,7 @@ export class HttpSessionTransport implements Transport {
     if (message.method !== 'notifications/cancelled') return;
     const requestId = message.params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const key = requestIdKey(requestId);
+    const key = requestId;
     const stream = this.#byRequest.get(key);
     if (stream === undefined) return;
     stream.pending.delete(key);
@@ -302,7 +302,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   #answer(stream: Stream, message: JsonRpcMessage & { id: JsonRpcId }): void {
-    const key = requestIdKey(message.id);
+    const key = message.id;
     stream.pending.delete(key);
     this.#byRequest.delete(key);
     if (stream.mode === 'sse') this.#emit(stream, message);
