@@ -17,30 +17,48 @@ export interface CallDeadline {
  * timer does not keep the process alive, as `AbortSignal.timeout`'s does not.
  */
 export function callDeadline(callerSignal: AbortSignal, timeLimitMs: number): CallDeadline {
-  const either = new AbortController();
-  let timedOut: DOMException | undefined;
-  let timeout: AbortController | undefined;
-  const onCallerAbort = () => either.abort(callerSignal.reason);
-  const timer = setTimeout(() => {
-    timedOut = new DOMException(`The call took longer than ${timeLimitMs} ms`, 'TimeoutError');
-    timeout?.abort(timedOut);
-    either.abort(timedOut);
-  }, timeLimitMs);
-  timer.unref();
-  if (callerSignal.aborted) either.abort(callerSignal.reason);
-  else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-  return {
-    signal: either.signal,
-    get timeout() {
-      if (timeout === undefined) {
-        timeout = new AbortController();
-        if (timedOut !== undefined) timeout.abort(timedOut);
-      }
-      return timeout.signal;
-    },
-    dispose() {
-      clearTimeout(timer);
-      callerSignal.removeEventListener('abort', onCallerAbort);
-    },
-  };
+  return new TimedCall(callerSignal, timeLimitMs);
+}
+
+/**
+ * A class, not an object literal with a getter: V8 keeps such a literal's accessor pair in the old generation, and
+ * with it every call's closures until a full collection.
+ */
+class TimedCall implements CallDeadline {
+  readonly #either = new AbortController();
+  readonly #callerSignal: AbortSignal;
+  readonly #onCallerAbort: () => void;
+  readonly #timer: NodeJS.Timeout;
+  #timedOut: DOMException | undefined;
+  #timeout: AbortController | undefined;
+
+  constructor(callerSignal: AbortSignal, timeLimitMs: number) {
+    this.#callerSignal = callerSignal;
+    this.#onCallerAbort = () => this.#either.abort(callerSignal.reason);
+    this.#timer = setTimeout(() => {
+      this.#timedOut = new DOMException(`The call took longer than ${timeLimitMs} ms`, 'TimeoutError');
+      this.#timeout?.abort(this.#timedOut);
+      this.#either.abort(this.#timedOut);
+    }, timeLimitMs);
+    this.#timer.unref();
+    if (callerSignal.aborted) this.#either.abort(callerSignal.reason);
+    else callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#either.signal;
+  }
+
+  get timeout(): AbortSignal {
+    if (this.#timeout === undefined) {
+      this.#timeout = new AbortController();
+      if (this.#timedOut !== undefined) this.#timeout.abort(this.#timedOut);
+    }
+    return this.#timeout.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#callerSignal.removeEventListener('abort', this.#onCallerAbort);
+  }
 }

@@ -1,6 +1,7 @@
 import { listVariesByCaller } from '../apps/list-varies-by-caller.ts';
 import type { AuthInfo, CallContext } from '../engine/call-context.ts';
 import { handleEngineRequest } from '../engine/handle-engine-request.ts';
+import { isStopped, LinkedStop, type StopSource } from '../engine/linked-stop.ts';
 import { createProgressReporter } from '../engine/progress-reporter.ts';
 import type { RequestFacts } from '../engine/request-telemetry.ts';
 import type { ServerCore } from '../engine/server-core.ts';
@@ -25,7 +26,7 @@ import { CallCancelled } from '../tools/call-tool.ts';
 import { type InputRequiredResult, InputRound } from './input-round.ts';
 import { ModernRequestContext } from './modern-request-context.ts';
 import { type CacheHints, completeModernResult } from './modern-result.ts';
-import { readRequestMeta } from './request-meta.ts';
+import { type RequestMeta, readRequestMeta } from './request-meta.ts';
 import type { RequestStateLedger, RequestStatePayload, RequestStateSeal } from './request-state.ts';
 import { agreeFilter, serveSubscription } from './subscription-listen.ts';
 
@@ -42,10 +43,11 @@ export interface ModernServices {
   readonly tasks: TaskService;
 }
 
-/** One request's way back to its client: its own stream, which closing cancels the request. */
-export interface ModernExchange {
-  /** Aborted when the client cancels or goes away. */
-  readonly signal: AbortSignal;
+/**
+ * One request's way back to its client: its own stream, which closing cancels the request. Its `signal` is aborted
+ * when the client cancels or goes away.
+ */
+export interface ModernExchange extends StopSource {
   readonly auth: AuthInfo | undefined;
   /** Sends a notification that belongs to this request (progress, logs, subscription events). */
   notify(notification: JsonRpcNotification): void;
@@ -87,17 +89,22 @@ function errorResponse(request: JsonRpcRequest, error: ProtocolError): JsonRpcEr
   return { jsonrpc: '2.0', id: request.id, error: body };
 }
 
+/** The answer an attempt that did not stop to ask ends with, or undefined once the request was cancelled. */
+type Answered = JsonRpcResponse | undefined;
+
 /**
  * Answers one 2026-era request from what it carries alone: `_meta` gives the
  * version, the client's identity and capabilities; nothing is remembered
- * between requests, so any replica can answer any request. Resolves
+ * between requests, so any replica can answer any request. Gives
  * `undefined` when the request was cancelled (nothing may be sent for it).
+ * A request answered without waiting (a synchronous tool, a list) is
+ * answered synchronously; none of them throws.
  */
 export function answerModernRequest(
   services: ModernServices,
   request: JsonRpcRequest,
   exchange: ModernExchange,
-): Promise<JsonRpcResponse | undefined> {
+): Answered | Promise<Answered> {
   const { telemetry } = services.core;
   if (telemetry === undefined) return answerOrError(services, request, exchange);
   return telemetry.serve(
@@ -118,30 +125,49 @@ function modernFacts(request: JsonRpcRequest, exchange: ModernExchange): Request
   };
 }
 
-async function answerOrError(
+function answerOrError(
   services: ModernServices,
   request: JsonRpcRequest,
   exchange: ModernExchange,
-): Promise<JsonRpcResponse | undefined> {
+): Answered | Promise<Answered> {
+  let answered: Answered | Promise<Answered>;
   try {
-    return await answer(services, request, exchange);
+    answered = answer(services, request, exchange);
   } catch (error) {
-    if (exchange.signal.aborted || error instanceof CallCancelled) return undefined;
-    if (ProtocolError.isInstance(error)) return errorResponse(request, error);
-    services.core.report(error, `request ${request.method.slice(0, 100)}`);
-    return {
-      jsonrpc: '2.0',
-      id: request.id,
-      error: { code: JsonRpcErrorCode.InternalError, message: 'Internal error' },
-    };
+    return failed(services, request, exchange, error);
   }
+  if (answered instanceof Promise) {
+    return answered.catch((error: unknown) => failed(services, request, exchange, error));
+  }
+  return answered;
 }
 
-async function answer(
+/** The answer to a request whose handling threw: nothing once it was cancelled, else the error it names. */
+function failed(services: ModernServices, request: JsonRpcRequest, exchange: ModernExchange, error: unknown): Answered {
+  if (isStopped(exchange) || error instanceof CallCancelled) return undefined;
+  if (ProtocolError.isInstance(error)) return errorResponse(request, error);
+  services.core.report(error, `request ${request.method.slice(0, 100)}`);
+  return {
+    jsonrpc: '2.0',
+    id: request.id,
+    error: { code: JsonRpcErrorCode.InternalError, message: 'Internal error' },
+  };
+}
+
+/** What one attempt at a request needs beyond the request itself. */
+interface AttemptPlan {
+  readonly meta: RequestMeta;
+  readonly round: InputRound | undefined;
+  readonly taskSupport: ReturnType<typeof taskSupportOf>;
+  readonly mayBecomeTask: boolean;
+  readonly complete: (result: Record<string, unknown>) => JsonRpcResponse;
+}
+
+function answer(
   services: ModernServices,
   request: JsonRpcRequest,
   exchange: ModernExchange,
-): Promise<JsonRpcResponse | undefined> {
+): Answered | Promise<Answered> {
   const { core } = services;
   const { id, method } = request;
   const params = request.params ?? {};
@@ -163,21 +189,10 @@ async function answer(
     return complete(result);
   }
   const principal = exchange.auth?.subject ?? '';
-  if (method === 'subscriptions/listen') {
-    const filter = agreeFilter(core, params);
-    const requested = (params.notifications as { taskIds?: unknown } | undefined)?.taskIds;
-    const taskIds = await services.tasks.agreeTaskIds(requested, meta.capabilities, principal);
-    if (requested !== undefined) filter.taskIds = taskIds;
-    const closing = exchange.ending === undefined ? [services.closing] : [services.closing, exchange.ending];
-    const endedByServer = await serveSubscription(core, id, filter, exchange.notify, exchange.signal, closing, (send) =>
-      services.tasks.watch(taskIds, principal, send),
-    );
-    if (!endedByServer) return undefined;
-    return { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [MetaKey.subscriptionId]: id } } };
-  }
+  if (method === 'subscriptions/listen') return listen(services, request, exchange, meta, principal);
 
   if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') {
-    return complete(await services.tasks.answer(method, params, meta.capabilities, principal));
+    return services.tasks.answer(method, params, meta.capabilities, principal).then(complete);
   }
   const taskSupport = method === 'tools/call' ? taskSupportOf(core, params) : undefined;
   const mayBecomeTask = taskSupport !== undefined && declaresTasks(meta.capabilities);
@@ -185,25 +200,140 @@ async function answer(
     throw tasksUndeclared(`tool "${String(params.name).slice(0, 64)}" runs only as a task`);
   }
   const round = mayAskClient.has(method) ? InputRound.open(services.seal, method, params, principal) : undefined;
-  if (round?.state !== undefined) await spendState(services.ledger, round.state);
+  const plan: AttemptPlan = { meta, round, taskSupport, mayBecomeTask, complete };
+  if (round?.state !== undefined) {
+    return spendState(services.ledger, round.state).then(() => runAttempt(services, request, exchange, plan));
+  }
+  return runAttempt(services, request, exchange, plan);
+}
+
+async function listen(
+  services: ModernServices,
+  request: JsonRpcRequest,
+  exchange: ModernExchange,
+  meta: RequestMeta,
+  principal: string,
+): Promise<Answered> {
+  const { core } = services;
+  const { id } = request;
+  const params = request.params ?? {};
+  const filter = agreeFilter(core, params);
+  const requested = (params.notifications as { taskIds?: unknown } | undefined)?.taskIds;
+  const taskIds = await services.tasks.agreeTaskIds(requested, meta.capabilities, principal);
+  if (requested !== undefined) filter.taskIds = taskIds;
+  const closing = exchange.ending === undefined ? [services.closing] : [services.closing, exchange.ending];
+  const endedByServer = await serveSubscription(core, id, filter, exchange.notify, exchange.signal, closing, (send) =>
+    services.tasks.watch(taskIds, principal, send),
+  );
+  if (!endedByServer) return undefined;
+  return { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [MetaKey.subscriptionId]: id } } };
+}
+
+/**
+ * Runs the handler once. A call that cannot become a task and whose handler
+ * answers synchronously is answered synchronously, with no AbortSignal, race
+ * or promise made for it; one that waits races its end against its question
+ * to the client.
+ */
+function runAttempt(
+  services: ModernServices,
+  request: JsonRpcRequest,
+  exchange: ModernExchange,
+  plan: AttemptPlan,
+): Answered | Promise<Answered> {
+  if (plan.mayBecomeTask) return runEscalatingAttempt(services, request, exchange, plan);
+  const { core } = services;
+  const stop = new LinkedStop(exchange);
+  const progress = createProgressReporter(plan.meta.progressToken, exchange.notify);
+  const context = new ModernRequestContext(
+    plan.meta,
+    plan.round,
+    core.elicitationUnavailable,
+    stop,
+    progress.report,
+    exchange.auth,
+    exchange.notify,
+  );
+  const done = () => {
+    progress.finish();
+    stop.release();
+  };
+  let work: Record<string, unknown> | Promise<Record<string, unknown>>;
+  try {
+    work = handleEngineRequest(core, request.method, request.params ?? {}, context);
+  } catch (error) {
+    done();
+    throw error;
+  }
+  if (!(work instanceof Promise)) {
+    done();
+    return attemptAnswer(services, request, exchange, plan, work, stop);
+  }
+  const { round } = plan;
+  const outcome = round === undefined ? work : Promise.race([work, round.ended]);
+  return outcome.then(
+    (settled) => {
+      done();
+      if (isInputRequired(settled)) work.catch(() => {});
+      return attemptAnswer(services, request, exchange, plan, settled, stop);
+    },
+    (error: unknown) => {
+      done();
+      throw error;
+    },
+  );
+}
+
+/** What an attempt's outcome answers: the result, or `input_required` with the question the attempt stopped at. */
+function attemptAnswer(
+  services: ModernServices,
+  request: JsonRpcRequest,
+  exchange: ModernExchange,
+  plan: AttemptPlan,
+  outcome: Record<string, unknown> | InputRequiredResult,
+  stop: { abort(reason: unknown): void },
+): Answered {
+  if (isStopped(exchange)) return undefined;
+  if (isInputRequired(outcome)) {
+    // The handler waits on a question that never settles; stop whatever else it started.
+    stop.abort(new CallCancelled());
+    return {
+      jsonrpc: '2.0',
+      id: request.id,
+      result: { ...outcome, _meta: { [MetaKey.serverInfo]: services.core.info } },
+    };
+  }
+  return plan.complete(outcome);
+}
+
+/** An attempt at a call that may become a task: its stop is a controller the task takes over. */
+async function runEscalatingAttempt(
+  services: ModernServices,
+  request: JsonRpcRequest,
+  exchange: ModernExchange,
+  plan: AttemptPlan,
+): Promise<Answered> {
+  const { core } = services;
+  const { id, method } = request;
+  const params = request.params ?? {};
+  const { round, taskSupport, meta } = plan;
+  const principal = exchange.auth?.subject ?? '';
   const attempt = new AbortController();
   const stop = () => attempt.abort(exchange.signal.reason);
   exchange.signal.addEventListener('abort', stop, { once: true });
-  const escalation = mayBecomeTask
-    ? new TaskEscalation(
-        services.tasks,
-        principal,
-        attempt,
-        () => new Set(round?.usedKeys),
-        () => exchange.signal.removeEventListener('abort', stop),
-      )
-    : undefined;
+  const escalation = new TaskEscalation(
+    services.tasks,
+    principal,
+    attempt,
+    () => new Set(round?.usedKeys),
+    () => exchange.signal.removeEventListener('abort', stop),
+  );
   const progress = createProgressReporter(meta.progressToken, exchange.notify);
   const context = new ModernRequestContext(
     meta,
     round,
     core.elicitationUnavailable,
-    attempt.signal,
+    attempt,
     progress.report,
     exchange.auth,
     exchange.notify,
@@ -211,25 +341,15 @@ async function answer(
   );
   try {
     const work = engineWork(core, method, params, context);
-    if (escalation !== undefined && taskSupport !== undefined) {
+    if (taskSupport !== undefined) {
       escalation.escalateAfter(taskSupport.afterMs, () => round?.asking === true);
       const task = await answerAsTask(services, id, work, round, escalation, taskSupport.support === 'required');
       if (task !== undefined) return task;
     }
     const outcome: Record<string, unknown> | InputRequiredResult =
       round === undefined ? await work : await Promise.race([work, round.ended]);
-    if (exchange.signal.aborted) return undefined;
-    if (isInputRequired(outcome)) {
-      // The handler waits on a question that never settles; stop whatever else it started.
-      work.catch(() => {});
-      attempt.abort(new CallCancelled());
-      return {
-        jsonrpc: '2.0',
-        id,
-        result: { ...outcome, _meta: { [MetaKey.serverInfo]: core.info } },
-      };
-    }
-    return complete(outcome as Record<string, unknown>);
+    if (isInputRequired(outcome)) work.catch(() => {});
+    return attemptAnswer(services, request, exchange, plan, outcome, attempt);
   } finally {
     progress.finish();
     exchange.signal.removeEventListener('abort', stop);

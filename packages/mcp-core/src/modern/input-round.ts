@@ -44,6 +44,9 @@ function isAnswerTo(method: InputRequest['method'], response: unknown): response
   }
 }
 
+/** The keys of an attempt that asked nothing. */
+const noKeys: ReadonlySet<string> = new Set();
+
 /**
  * One attempt at a multi round-trip request (MRTR). The handler runs from the
  * top on every retry. Each question it asks has a key — the tool's own, or
@@ -64,12 +67,13 @@ export class InputRound {
   /** The state this attempt was retried with, if any. */
   readonly state: RequestStatePayload | undefined;
   readonly #responses: Record<string, unknown>;
+  // What an attempt asks is kept only once it asks: most calls never do, and finish without making any of it.
   /** Answers used in this attempt, to carry into the next round's state. */
-  readonly #answered = new Map<string, RememberedAnswer>();
-  readonly #pending = new Map<string, InputRequest>();
-  readonly #keys = new Set<string>();
-  readonly #ended: Promise<InputRequiredResult>;
-  #end!: (result: InputRequiredResult) => void;
+  #answered: Map<string, RememberedAnswer> | undefined;
+  #pending: Map<string, InputRequest> | undefined;
+  #keys: Set<string> | undefined;
+  #ended: Promise<InputRequiredResult> | undefined;
+  #end: ((result: InputRequiredResult) => void) | undefined;
 
   constructor(
     seal: RequestStateSeal,
@@ -84,9 +88,6 @@ export class InputRound {
     this.#remembered = state?.answers ?? {};
     this.state = state;
     this.#responses = responses ?? {};
-    this.#ended = new Promise((resolve) => {
-      this.#end = resolve;
-    });
   }
 
   /**
@@ -111,16 +112,19 @@ export class InputRound {
 
   /** Whether the attempt has a question waiting: it is about to end to ask it. */
   get asking(): boolean {
-    return this.#pending.size > 0;
+    return this.#pending !== undefined && this.#pending.size > 0;
   }
 
   /** Every key given to a question so far in this attempt. */
   get usedKeys(): ReadonlySet<string> {
-    return this.#keys;
+    return this.#keys ?? noKeys;
   }
 
   /** Resolves when the attempt has to stop and ask. */
   get ended(): Promise<InputRequiredResult> {
+    this.#ended ??= new Promise((resolve) => {
+      this.#end = resolve;
+    });
     return this.#ended;
   }
 
@@ -128,22 +132,31 @@ export class InputRound {
   ask(method: InputRequest['method'], params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
     const question = digestOf({ method, params });
     const base = key ?? `${keyPrefix[method]}-${question.slice(0, 10)}`;
+    this.#keys ??= new Set();
+    const keys = this.#keys;
     let name = base;
     // The same question asked twice in one run is two questions.
-    for (let copy = 2; this.#keys.has(name); copy += 1) name = `${base}-${copy}`;
-    this.#keys.add(name);
+    for (let copy = 2; keys.has(name); copy += 1) name = `${base}-${copy}`;
+    keys.add(name);
+    this.#answered ??= new Map();
+    const answered = this.#answered;
     const remembered = this.#remembered[name];
     if (remembered !== undefined && remembered.question === question) {
-      this.#answered.set(name, remembered);
+      answered.set(name, remembered);
       return Promise.resolve(remembered.response);
     }
     const response = this.#responses[name];
     if (isAnswerTo(method, response)) {
-      this.#answered.set(name, { question, response });
+      answered.set(name, { question, response });
       return Promise.resolve(response);
     }
-    if (this.#pending.size === 0) setImmediate(() => this.#end(this.#interim()));
-    this.#pending.set(name, { method, params });
+    this.#pending ??= new Map();
+    const pending = this.#pending;
+    if (pending.size === 0) {
+      void this.ended;
+      setImmediate(() => this.#end?.(this.#interim()));
+    }
+    pending.set(name, { method, params });
     return new Promise(() => {});
   }
 
@@ -152,8 +165,8 @@ export class InputRound {
       request: this.#request(),
       principal: this.#principal,
       expiresAt: Date.now() + this.#seal.lifetimeMs,
-      answers: Object.fromEntries(this.#answered),
+      answers: Object.fromEntries(this.#answered ?? []),
     });
-    return { resultType: 'input_required', inputRequests: Object.fromEntries(this.#pending), requestState };
+    return { resultType: 'input_required', inputRequests: Object.fromEntries(this.#pending ?? []), requestState };
   }
 }

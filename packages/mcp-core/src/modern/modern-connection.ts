@@ -1,10 +1,16 @@
 import type { AuthInfo } from '../engine/call-context.ts';
+import type { RequestStop } from '../engine/request-stop.ts';
 import { RequestsInFlight } from '../engine/requests-in-flight.ts';
 import { classifyMessage } from '../messages/classify-message.ts';
 import { JsonRpcErrorCode } from '../messages/jsonrpc-error-code.ts';
-import type { JsonRpcMessage, JsonRpcRequest } from '../messages/jsonrpc-message.ts';
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from '../messages/jsonrpc-message.ts';
 import type { Transport } from '../transports/transport.ts';
-import { answerModernRequest, type ModernServices } from './answer-modern-request.ts';
+import { answerModernRequest, type ModernExchange, type ModernServices } from './answer-modern-request.ts';
 
 /**
  * A message stream (stdio, in memory) speaking the 2026 era. Every request
@@ -58,7 +64,8 @@ export class ModernConnection {
     this.#inFlight.abortAll();
   }
 
-  async #serve(request: JsonRpcRequest, auth: AuthInfo | undefined): Promise<void> {
+  /** Answers a request; one answered without waiting is sent at once, with no promise made for it. */
+  #serve(request: JsonRpcRequest, auth: AuthInfo | undefined): void {
     const stop = this.#inFlight.start(request.id);
     if (stop === undefined) {
       this.#send({
@@ -71,19 +78,23 @@ export class ModernConnection {
       });
       return;
     }
-    try {
-      const response = await answerModernRequest(this.#services, request, {
-        signal: stop.signal,
-        auth,
-        networkTransport: this.#transport.networkTransport,
-        notify: (notification) => {
-          if (!stop.aborted) this.#send(notification, request);
-        },
-      });
-      if (response !== undefined && !stop.aborted) this.#send(response, request);
-    } finally {
-      this.#inFlight.finish(request.id, stop);
+    const answered = answerModernRequest(
+      this.#services,
+      request,
+      new StreamExchange(stop, auth, this.#transport.networkTransport, (notification) => {
+        if (!stop.aborted) this.#send(notification, request);
+      }),
+    );
+    if (answered instanceof Promise) {
+      void answered.then((response) => this.#finish(request, stop, response));
+    } else {
+      this.#finish(request, stop, answered);
     }
+  }
+
+  #finish(request: JsonRpcRequest, stop: RequestStop, response: JsonRpcResponse | undefined): void {
+    this.#inFlight.finish(request.id, stop);
+    if (response !== undefined && !stop.aborted) this.#send(response, request);
   }
 
   #send(message: JsonRpcMessage, related?: JsonRpcRequest): void {
@@ -93,5 +104,38 @@ export class ModernConnection {
         ? this.#transport.send(message)
         : this.#transport.send(message, { relatedRequestId: related.id });
     sent.catch((error: unknown) => this.#services.core.report(error, 'send'));
+  }
+}
+
+/**
+ * A request's exchange on a message stream. A class, not an object literal with getters: V8 makes such a literal a
+ * dictionary-mode object whose accessor pairs live in the old generation, so the getters' closures, and all they close
+ * over, survive every young collection until a full one. On a busy connection that was every request's objects.
+ */
+class StreamExchange implements ModernExchange {
+  readonly #stop: RequestStop;
+  readonly auth: AuthInfo | undefined;
+  readonly networkTransport: Transport['networkTransport'];
+  readonly notify: (notification: JsonRpcNotification) => void;
+
+  constructor(
+    stop: RequestStop,
+    auth: AuthInfo | undefined,
+    networkTransport: Transport['networkTransport'],
+    notify: (notification: JsonRpcNotification) => void,
+  ) {
+    this.#stop = stop;
+    this.auth = auth;
+    this.networkTransport = networkTransport;
+    this.notify = notify;
+  }
+
+  /** Made only when the handler asks for it: most calls finish without. */
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  get aborted(): boolean {
+    return this.#stop.aborted;
   }
 }

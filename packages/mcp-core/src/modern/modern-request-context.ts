@@ -10,6 +10,8 @@ import {
   samplingUnavailable,
 } from '../engine/client-answers.ts';
 import { type AskUser, confirmAction, elicitForm } from '../engine/create-elicitation.ts';
+import { isStopped, type StopSource } from '../engine/linked-stop.ts';
+import { StoppableContext } from '../engine/request-stop.ts';
 import type { ElicitationUnavailablePolicy } from '../engine/server-core.ts';
 import { missingClientCapability } from '../errors/common-protocol-errors.ts';
 import { type LogLevel, passesLogLevel } from '../logging/log-level.ts';
@@ -27,8 +29,7 @@ import type { RequestMeta } from './request-meta.ts';
  * `input_required`. Requests that may not ask (everything but tools/call,
  * prompts/get and resources/read) have no round and find the client unable to.
  */
-export class ModernRequestContext implements CallContext {
-  readonly signal: AbortSignal;
+export class ModernRequestContext extends StoppableContext implements CallContext {
   readonly progress: CallContext['progress'];
   readonly auth: AuthInfo | undefined;
   readonly #meta: RequestMeta;
@@ -36,21 +37,23 @@ export class ModernRequestContext implements CallContext {
   readonly #policy: ElicitationUnavailablePolicy;
   readonly #notify: (notification: JsonRpcNotification) => void;
   readonly #escalation: TaskEscalation | undefined;
+  readonly #stop: StopSource;
 
   constructor(
     meta: RequestMeta,
     round: InputRound | undefined,
     policy: ElicitationUnavailablePolicy,
-    signal: AbortSignal,
+    stop: StopSource,
     progress: CallContext['progress'],
     auth: AuthInfo | undefined,
     notify: (notification: JsonRpcNotification) => void,
     escalation?: TaskEscalation,
   ) {
+    super();
     this.#meta = meta;
     this.#round = round;
     this.#policy = policy;
-    this.signal = signal;
+    this.#stop = stop;
     this.auth = auth;
     this.#notify = notify;
     this.#escalation = escalation;
@@ -69,6 +72,14 @@ export class ModernRequestContext implements CallContext {
           };
   }
 
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  get stopped(): boolean {
+    return isStopped(this.#stop);
+  }
+
   get protocolVersion(): string {
     return this.#meta.protocolVersion;
   }
@@ -82,7 +93,7 @@ export class ModernRequestContext implements CallContext {
     const threshold = this.#meta.logLevel;
     // Tasks carry no log notifications either: the request they came from has been answered.
     if (this.#escalation?.task !== undefined) return;
-    if (threshold === undefined || this.signal.aborted || !passesLogLevel(level, threshold)) return;
+    if (threshold === undefined || isStopped(this.#stop) || !passesLogLevel(level, threshold)) return;
     const params: Record<string, unknown> = { level, data: redactSecrets(data) };
     if (logger !== undefined) params.logger = logger;
     this.#notify({ jsonrpc: '2.0', method: 'notifications/message', params });

@@ -258,7 +258,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       await connection.start();
       return connection;
     },
-    answer: (request, exchange) => answerModernRequest(modern, request, exchange),
+    answer: async (request, exchange) => answerModernRequest(modern, request, exchange),
     callTool(name, args, context) {
       const { telemetry } = core;
       if (telemetry === undefined) return callInProcess(name, args, context);
