@@ -1,6 +1,7 @@
+import { libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
-const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
+const output = libraryOutput;
 
 // Both entries stay unbundled against their dependencies: the servers the host
 // mounts bring native addons (better-sqlite3, sharp) and files they start as

@@ -1,3 +1,4 @@
+import { libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
 // One file per entry point; declarations come from tsc (tsconfig.build.json).
@@ -5,7 +6,7 @@ const config: RolldownOptions = defineConfig({
   input: { index: 'src/index.ts', cli: 'src/cli.ts' },
   platform: 'node',
   external: [/^node:/, /^@toolshed\//, /^ajv/],
-  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+  output: libraryOutput,
 });
 
 export default config;

@@ -1,3 +1,4 @@
+import { libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
 // One file per entry point: far fewer modules for Node to resolve and compile
@@ -6,7 +7,7 @@ const config: RolldownOptions = defineConfig({
   input: { index: 'src/index.ts', testing: 'src/testing.ts' },
   platform: 'node',
   external: [/^node:/, /^undici/, /^@toolshed\//],
-  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+  output: libraryOutput,
 });
 
 export default config;

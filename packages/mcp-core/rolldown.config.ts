@@ -1,4 +1,5 @@
 import { defineConfig, type RolldownOptions } from 'rolldown';
+import { libraryOutput } from './src/bin-build.ts';
 
 // One file per entry point: far fewer modules for Node to resolve and compile
 // when a server starts. Declarations come from tsc (tsconfig.build.json).
@@ -22,7 +23,7 @@ const config: RolldownOptions = defineConfig({
     /^@opentelemetry\//,
     /^rolldown/,
   ],
-  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+  output: libraryOutput,
 });
 
 export default config;

@@ -1,4 +1,4 @@
-import { binBundleBuilds } from '@toolshed/mcp-core/bin-build';
+import { binBundleBuilds, libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
 // The library entry and the workers stay unbundled against their
@@ -16,7 +16,7 @@ const config: RolldownOptions[] = defineConfig([
     },
     platform: 'node',
     external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, /^diff/, /^unpdf/, /^mammoth/, /^read-excel-file/],
-    output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+    output: libraryOutput,
   },
   ...binBundleBuilds({ bin: 'toolshed-filesystem', entry: 'src/cli.ts' }),
 ]);

@@ -1,7 +1,7 @@
-import { binBundleBuilds } from '@toolshed/mcp-core/bin-build';
+import { binBundleBuilds, libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
-const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' } as const;
+const output = libraryOutput;
 
 // The library entry stays unbundled against its dependencies, so a host that
 // mounts several servers shares one mcp-core, one zod and one sharp. The bin

@@ -1,6 +1,7 @@
 /**
- * `@toolshed/mcp-core/bin-build`: the rolldown builds of a server's bin, for
- * a package's rolldown.config.ts: the bin's code with its dependencies
+ * `@toolshed/mcp-core/bin-build`: the rolldown builds of a package, for its
+ * rolldown.config.ts: the output of its library (`libraryOutput`), and its
+ * bin's builds (`binBundleBuilds`): the bin's code with its dependencies
  * inlined as one CommonJS file (`dist/<bin>.cjs`), and a small ES module
  * (`dist/<bin>.js`, what the package's `bin` file imports) that runs it with a
  * code cache taken after start-up (see cli/run-bundle-with-code-cache.ts).
@@ -13,7 +14,22 @@
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions, RolldownPlugin } from 'rolldown';
+import type { BuildOptions, OutputOptions, RolldownPlugin } from 'rolldown';
+
+/**
+ * A library's output: ES modules, one file an entry, in ASCII and without doc
+ * comments (they are in the declarations). V8 keeps each module's source for
+ * as long as the process runs, two bytes a character if any one of them is
+ * not Latin-1: one dash in an error message was enough.
+ */
+export const libraryOutput: OutputOptions = {
+  dir: 'dist',
+  format: 'esm',
+  entryFileNames: '[name].js',
+  chunkFileNames: 'shared-[hash].js',
+  charset: 'ascii',
+  comments: { legal: true, annotation: true, jsdoc: false },
+};
 
 // The start module's runner, beside this file: bin-start.ts in the sources, bin-start.js once built.
 const loader = fileURLToPath(

@@ -74,7 +74,7 @@ export async function auditPage(host: Host, query: URLSearchParams): Promise<Saf
 <div><label for="filter-to">To (UTC)</label><input type="datetime-local" id="filter-to" name="to" value="${value('to')}"></div>
 <div><button type="submit">Filter</button> <a href="/audit">Clear</a></div>
 </form>
-<p role="status" class="audit-count">Calls ${first}–${last} of ${result.matching} matching (${result.total} in the record), page ${page + 1} of ${pages}.</p>
+<p role="status" class="audit-count">Calls ${first}&ndash;${last} of ${result.matching} matching (${result.total} in the record), page ${page + 1} of ${pages}.</p>
 <table class="audit">
 <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Caller</th><th scope="col">Server</th><th scope="col">Tool</th><th scope="col">Approval</th><th scope="col">Outcome</th><th scope="col">ms</th><th scope="col">Error</th><th scope="col">Trace</th></tr></thead>
 <tbody>${result.records.map(

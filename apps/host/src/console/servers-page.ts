@@ -26,7 +26,7 @@ export function serversPage(host: Host): SafeHtml {
 <h2 id="server-${entry.name}">${entry.name}</h2>
 <table><tbody>
 <tr><th scope="row">State</th><td class="state-${upstream.state}">${upstream.state}</td></tr>
-<tr><th scope="row">Kind</th><td>${entry.kind} · <code>${where}</code></td></tr>
+<tr><th scope="row">Kind</th><td>${entry.kind} &middot; <code>${where}</code></td></tr>
 <tr><th scope="row">Protocol era</th><td>${upstream.identity === undefined ? '—' : `${upstream.identity.era} (${upstream.identity.protocolVersion})`}</td></tr>
 <tr><th scope="row">Restarts</th><td>${upstream.restarts}</td></tr>
 <tr><th scope="row">Last error</th><td>${upstream.lastError ?? '—'}</td></tr>

@@ -17,7 +17,7 @@ export function tokensPage(
 <thead><tr><th scope="col">User</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="hint">Revoke</span></th></tr></thead>
 <tbody>${tokens.map(
     (token) =>
-      html`<tr data-token-id="${token.id}"><td>${token.user}</td><td>${token.label}</td><td>${token.createdAt}</td><td>${token.lastUsedAt ?? 'never'}</td><td><form method="post" action="/tokens/${token.id}/revoke"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="danger">Revoke ${token.user}’s token ${token.label}</button></form></td></tr>`,
+      html`<tr data-token-id="${token.id}"><td>${token.user}</td><td>${token.label}</td><td>${token.createdAt}</td><td>${token.lastUsedAt ?? 'never'}</td><td><form method="post" action="/tokens/${token.id}/revoke"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="danger">Revoke ${token.user}&rsquo;s token ${token.label}</button></form></td></tr>`,
   )}</tbody>
 </table>
 <h2>New token</h2>
