@@ -89,7 +89,7 @@ function errorResponse(request: JsonRpcRequest, error: ProtocolError): JsonRpcEr
   return { jsonrpc: '2.0', id: request.id, error: body };
 }
 
-/** The answer an attempt that did not stop to ask ends with, or undefined once the request was cancelled. */
+/** A request's response, or undefined once it was cancelled and nothing may be sent for it. */
 type Answered = JsonRpcResponse | undefined;
 
 /**
@@ -98,7 +98,7 @@ type Answered = JsonRpcResponse | undefined;
  * between requests, so any replica can answer any request. Gives
  * `undefined` when the request was cancelled (nothing may be sent for it).
  * A request answered without waiting (a synchronous tool, a list) is
- * answered synchronously; none of them throws.
+ * answered synchronously. It never throws, nor does the promise reject.
  */
 export function answerModernRequest(
   services: ModernServices,
