@@ -14,6 +14,8 @@ export interface StdioServerTransportOptions {
 }
 
 const defaultMaxLineBytes = 4 * 1024 * 1024;
+/** Characters from which an answer is written on its own rather than queued (see writeLarge). */
+const largeLine = 64 * 1024;
 
 /**
  * The stdio transport: one JSON-RPC message per line. Reads bytes so that
@@ -56,17 +58,32 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
     if (queued === '') return;
     const chunk = queued;
     queued = '';
-    if (!output.write(chunk)) {
-      // Backpressure: stop taking new requests until the client reads what we wrote.
-      input.pause();
-      draining ??= new Promise<void>((resolve) => {
-        output.once('drain', () => {
-          draining = undefined;
-          if (!closed) input.resume();
-          resolve();
-        });
+    if (!output.write(chunk)) waitForDrain();
+  }
+
+  /** Backpressure: stop taking new requests until the client reads what we wrote. */
+  function waitForDrain(): void {
+    input.pause();
+    draining ??= new Promise<void>((resolve) => {
+      output.once('drain', () => {
+        draining = undefined;
+        if (!closed) input.resume();
+        resolve();
       });
-    }
+    });
+  }
+
+  /**
+   * A large answer (a file read, a directory tree) is written as it is, after what is queued: joined to its
+   * newline or to the queue it would be a rope, which the write copies whole before it encodes it.
+   */
+  function writeLarge(line: string): void {
+    flush();
+    output.cork();
+    output.write(line);
+    const writable = output.write('\n');
+    output.uncork();
+    if (!writable) waitForDrain();
   }
 
   const transport: Transport = {
@@ -84,7 +101,12 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
     async send(message: JsonRpcPayload) {
       if (closed) return;
       if (draining !== undefined) await draining;
-      queued += `${JSON.stringify(message)}\n`;
+      const line = JSON.stringify(message);
+      if (line.length >= largeLine) {
+        writeLarge(line);
+        return;
+      }
+      queued += `${line}\n`;
       if (!flushScheduled) {
         flushScheduled = true;
         // After the microtasks of this turn, so the answers they make join the same write.

@@ -257,6 +257,29 @@ describe('stdio writes', () => {
     ).toEqual([1, 2, 3]);
   });
 
+  it('writes a large answer whole, at its place among the answers of its turn', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const writes: string[] = [];
+    output.on('data', (chunk: Buffer) => writes.push(String(chunk)));
+    const transport = createStdioServerTransport({ input, output });
+    await transport.start();
+    const big = 'y'.repeat(100_000);
+    await Promise.all([
+      transport.send({ jsonrpc: '2.0', id: 1, result: {} }),
+      transport.send({ jsonrpc: '2.0', id: 2, result: { big } }),
+      transport.send({ jsonrpc: '2.0', id: 3, result: {} }),
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const messages = writes
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result: { big?: string } });
+    expect(messages.map((message) => message.id)).toEqual([1, 2, 3]);
+    expect(messages[1]?.result.big).toBe(big);
+  });
+
   it('writes what was answered before stdin ended, before closing', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
