@@ -1,4 +1,5 @@
 import type { OutputUnit, Validator } from '@cfworker/json-schema';
+import { type FlatObjectCheck, flatObjectCheck } from './flat-object-check.ts';
 import type { ArgumentCheck, ArgumentIssue, JsonObjectSchema } from './tool-input.ts';
 
 type Draft = ConstructorParameters<typeof Validator>[1];
@@ -6,6 +7,8 @@ type Draft = ConstructorParameters<typeof Validator>[1];
 // Loaded with the first call of a tool whose input is a JSON Schema: a server without one never loads it.
 let validatorModule: Promise<typeof import('@cfworker/json-schema')> | undefined;
 const validators = new WeakMap<JsonObjectSchema, Validator>();
+/** Each schema's quick check, or null where it has none. */
+const quickChecks = new WeakMap<JsonObjectSchema, FlatObjectCheck | null>();
 
 /** Errors that only say a member failed; the member's own error follows them and says how. */
 const wrapperKeywords = new Set([
@@ -59,12 +62,20 @@ function check(validator: Validator, args: unknown): ArgumentCheck {
 /**
  * Checks arguments against a tool's JSON Schema with @cfworker/json-schema,
  * which interprets the schema (no generated code, so nothing to compile at
- * start) and reports every error with where it is.
+ * start) and reports every error with where it is. A flat object schema's
+ * passing calls are answered by its quick check (flat-object-check.ts).
  */
 export function checkJsonSchemaArguments(
   schema: JsonObjectSchema,
   args: unknown,
 ): ArgumentCheck | Promise<ArgumentCheck> {
+  let quickCheck = quickChecks.get(schema);
+  if (quickCheck === undefined) {
+    quickCheck = flatObjectCheck(schema) ?? null;
+    quickChecks.set(schema, quickCheck);
+  }
+  // The validator is loaded (and built) only for a call the quick check cannot pass.
+  if (quickCheck?.(args) === true) return { ok: true, value: args as Record<string, unknown> };
   const validator = validators.get(schema);
   if (validator !== undefined) return check(validator, args);
   validatorModule ??= import('@cfworker/json-schema');

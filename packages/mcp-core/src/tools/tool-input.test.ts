@@ -83,11 +83,16 @@ describe('a tool whose input is a JSON Schema', () => {
     });
   });
 
-  it('starts over stdio without loading zod, and loads its validator only for the first call', async () => {
+  it('starts over stdio without loading zod, and loads its validator only for a call its quick check cannot pass', async () => {
     const loaded = await modulesLoadedByEchoServer();
     expect(loaded.answer).toMatchObject({ result: { content: [{ type: 'text', text: 'hello' }] } });
     expect(loaded.zod).toBe(false);
     expect(loaded.validatorBeforeCall).toBe(false);
+    // A flat schema's passing call is answered by its quick check.
+    expect(loaded.validatorAfterValidCall).toBe(false);
+    expect(loaded.refusal).toMatchObject({
+      result: { isError: true, content: [{ text: expect.stringMatching(/text/) }] },
+    });
     expect(loaded.validator).toBe(true);
   });
 });
@@ -169,8 +174,10 @@ const probe = `data:text/javascript,${encodeURIComponent(
 
 interface EchoServerLoads {
   answer: unknown;
+  refusal: unknown;
   zod: boolean;
   validatorBeforeCall: boolean;
+  validatorAfterValidCall: boolean;
   validator: boolean;
 }
 
@@ -180,7 +187,9 @@ function modulesLoadedByEchoServer(): Promise<EchoServerLoads> {
     let stderr = '';
     let stdout = '';
     let stderrAtList = '';
+    let stderrAtAnswer = '';
     let answer: unknown;
+    let refusal: unknown;
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
@@ -198,6 +207,13 @@ function modulesLoadedByEchoServer(): Promise<EchoServerLoads> {
         }
         if (message.id === 3 && answer === undefined) {
           answer = message;
+          stderrAtAnswer = `${stderr} `;
+          child.stdin.write(
+            '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}}\n',
+          );
+        }
+        if (message.id === 4 && refusal === undefined) {
+          refusal = message;
           child.stdin.end();
         }
       }
@@ -206,8 +222,10 @@ function modulesLoadedByEchoServer(): Promise<EchoServerLoads> {
     child.once('exit', () =>
       resolve({
         answer,
+        refusal,
         zod: stderr.includes('loaded zod'),
         validatorBeforeCall: stderrAtList.includes('loaded validator'),
+        validatorAfterValidCall: stderrAtAnswer.includes('loaded validator'),
         validator: stderr.includes('loaded validator'),
       }),
     );
