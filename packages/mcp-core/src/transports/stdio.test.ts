@@ -239,13 +239,18 @@ describe('stdio backpressure', () => {
 });
 
 describe('stdio writes', () => {
-  it('sends the answers made in one turn in one write, in the order they were made', async () => {
-    const input = new PassThrough();
+  /** A started transport over in-memory streams, and every chunk written to its output. */
+  async function startedWithWrites() {
     const output = new PassThrough();
     const writes: string[] = [];
     output.on('data', (chunk: Buffer) => writes.push(String(chunk)));
-    const transport = createStdioServerTransport({ input, output });
+    const transport = createStdioServerTransport({ input: new PassThrough(), output });
     await transport.start();
+    return { transport, writes };
+  }
+
+  it('sends the answers made in one turn in one write, in the order they were made', async () => {
+    const { transport, writes } = await startedWithWrites();
     await Promise.all([1, 2, 3].map((id) => transport.send({ jsonrpc: '2.0', id, result: {} })));
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toHaveLength(1);
@@ -258,12 +263,7 @@ describe('stdio writes', () => {
   });
 
   it('writes a large answer whole, at its place among the answers of its turn', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const writes: string[] = [];
-    output.on('data', (chunk: Buffer) => writes.push(String(chunk)));
-    const transport = createStdioServerTransport({ input, output });
-    await transport.start();
+    const { transport, writes } = await startedWithWrites();
     const big = 'y'.repeat(100_000);
     await Promise.all([
       transport.send({ jsonrpc: '2.0', id: 1, result: {} }),
