@@ -1,8 +1,6 @@
 import { libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
-const output = libraryOutput;
-
 // Both entries stay unbundled against their dependencies: the servers the host
 // mounts bring native addons (better-sqlite3, sharp) and files they start as
 // separate processes, which must stay where their packages put them.
@@ -11,12 +9,12 @@ const output = libraryOutput;
 const external = [/^node:/, /^@toolshed\//, /^zod/, /^better-sqlite3/, /^jsonc-parser/, /^ajv/];
 
 const config: RolldownOptions[] = defineConfig([
-  { input: { index: 'src/index.ts' }, platform: 'node', external, output },
+  { input: { index: 'src/index.ts' }, platform: 'node', external, output: libraryOutput },
   {
     input: { toolshed: 'src/cli.ts' },
     platform: 'node',
     external,
-    output: { ...output, chunkFileNames: 'toolshed-[hash].js' },
+    output: { ...libraryOutput, chunkFileNames: 'toolshed-[hash].js' },
   },
 ]);
 

@@ -1,8 +1,6 @@
 import { binBundleBuilds, libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
-const output = libraryOutput;
-
 // The library entry stays unbundled against its dependencies, so a host that
 // mounts several servers shares one mcp-core, one zod, one nodemailer and one imapflow. The bin
 // is one file with its dependencies inlined: Node loads one module instead of
@@ -25,7 +23,7 @@ const config: RolldownOptions[] = defineConfig([
       /^mailparser/,
       /^html-to-text/,
     ],
-    output,
+    output: libraryOutput,
   },
   ...binBundleBuilds({ bin: 'toolshed-email', entry: 'src/cli.ts', external: [stateStore] }).map((build, index) =>
     // The bundle is CommonJS: it takes the state package with require (an ES module required, as Node allows),

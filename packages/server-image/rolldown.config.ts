@@ -1,8 +1,6 @@
 import { binBundleBuilds, libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
-const output = libraryOutput;
-
 // The library entry stays unbundled against its dependencies, so a host that
 // mounts several servers shares one mcp-core, one zod and one sharp. The bin
 // is one file with its dependencies inlined: Node loads one module instead of
@@ -21,7 +19,7 @@ const config: RolldownOptions[] = defineConfig([
       /^libheif-js/,
       /^pixelmatch/,
     ],
-    output,
+    output: libraryOutput,
   },
   // tesseract.js starts its worker thread from its own files, and libheif-js carries its WASM beside its code: both
   // stay in node_modules, as sharp's native addon does.

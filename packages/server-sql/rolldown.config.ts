@@ -1,8 +1,6 @@
 import { binBundleBuilds, libraryOutput } from '@toolshed/mcp-core/bin-build';
 import { defineConfig, type RolldownOptions } from 'rolldown';
 
-const output = libraryOutput;
-
 // The library entry and the query process stay unbundled against their
 // dependencies, so a host that mounts several servers shares one mcp-core, one
 // guards and one zod. The bin is one file with them inlined: Node loads one
@@ -25,7 +23,7 @@ const config: RolldownOptions[] = defineConfig([
     input: { index: 'src/index.ts', 'query-process': 'src/query-process.ts' },
     platform: 'node',
     external: [/^node:/, /^@toolshed\/(mcp-core|guards)/, /^zod/, ...databaseDrivers],
-    output,
+    output: libraryOutput,
   },
   ...binBundleBuilds({ bin: 'toolshed-sql', entry: 'src/cli.ts', external: databaseDrivers }),
 ]);

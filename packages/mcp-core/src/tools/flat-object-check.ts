@@ -1,3 +1,4 @@
+import { isPlainObject } from '../messages/is-plain-object.ts';
 import type { JsonObjectSchema } from './tool-input.ts';
 
 /** Whether arguments certainly pass a schema; false means "ask the validator", not "invalid". */
@@ -16,10 +17,6 @@ const rootKeywords = new Set([
 ]);
 const propertyKeywords = new Set(['type', 'title', 'description']);
 const primitiveTypes = new Set<unknown>(['string', 'number', 'integer', 'boolean']);
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function onlyKeywords(schema: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key of Object.keys(schema)) if (!allowed.has(key)) return false;
@@ -48,11 +45,11 @@ export function flatObjectCheck(schema: JsonObjectSchema): FlatObjectCheck | und
   const root = schema as Record<string, unknown>;
   if (root.type !== 'object' || !onlyKeywords(root, rootKeywords)) return undefined;
   const { properties = {}, required = [], additionalProperties } = root;
-  if (!isPlainRecord(properties) || !Array.isArray(required)) return undefined;
+  if (!isPlainObject(properties) || !Array.isArray(required)) return undefined;
   if (additionalProperties !== undefined && typeof additionalProperties !== 'boolean') return undefined;
   const types = new Map<string, PrimitiveType>();
   for (const [name, property] of Object.entries(properties)) {
-    if (name in Object.prototype || !isPlainRecord(property) || !onlyKeywords(property, propertyKeywords)) {
+    if (name in Object.prototype || !isPlainObject(property) || !onlyKeywords(property, propertyKeywords)) {
       return undefined;
     }
     if (!primitiveTypes.has(property.type)) return undefined;
@@ -65,7 +62,7 @@ export function flatObjectCheck(schema: JsonObjectSchema): FlatObjectCheck | und
   }
   const closed = additionalProperties === false;
   return (args) => {
-    if (!isPlainRecord(args)) return false;
+    if (!isPlainObject(args)) return false;
     for (const name of requiredNames) if (!Object.hasOwn(args, name)) return false;
     for (const [name, type] of types) {
       if (Object.hasOwn(args, name) && !hasType(args[name], type)) return false;

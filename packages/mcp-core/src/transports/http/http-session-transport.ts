@@ -241,11 +241,10 @@ export class HttpSessionTransport implements Transport {
     if (message.method !== 'notifications/cancelled') return;
     const requestId = message.params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const key = requestId;
-    const stream = this.#byRequest.get(key);
+    const stream = this.#byRequest.get(requestId);
     if (stream === undefined) return;
-    stream.pending.delete(key);
-    this.#byRequest.delete(key);
+    stream.pending.delete(requestId);
+    this.#byRequest.delete(requestId);
     if (stream.pending.size === 0) this.#finish(stream);
   }
 
@@ -302,9 +301,8 @@ export class HttpSessionTransport implements Transport {
   }
 
   #answer(stream: Stream, message: JsonRpcMessage & { id: JsonRpcId }): void {
-    const key = message.id;
-    stream.pending.delete(key);
-    this.#byRequest.delete(key);
+    stream.pending.delete(message.id);
+    this.#byRequest.delete(message.id);
     if (stream.mode === 'sse') this.#emit(stream, message);
     else stream.answers.push(message);
     if (stream.pending.size === 0) this.#finish(stream);
